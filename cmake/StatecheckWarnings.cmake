@@ -1,0 +1,16 @@
+# Warnings and sanitizers for every target of this project.
+add_library(statecheck_warnings INTERFACE)
+target_compile_options(statecheck_warnings INTERFACE -Wall -Wextra -Wpedantic -Wshadow)
+if(STATECHECK_WERROR)
+  target_compile_options(statecheck_warnings INTERFACE -Werror)
+endif()
+
+if(STATECHECK_SANITIZE STREQUAL "address")
+  add_compile_options(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=address,undefined)
+elseif(STATECHECK_SANITIZE STREQUAL "thread")
+  add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=thread)
+elseif(NOT STATECHECK_SANITIZE STREQUAL "")
+  message(FATAL_ERROR "STATECHECK_SANITIZE must be empty, 'address' or 'thread'")
+endif()

@@ -1,0 +1,105 @@
+// statecheck/detail/level_table.hpp - the states first found in the level being
+// expanded, each with the smallest discovery key seen so far.
+//
+// ============================== guarantees ==================================
+// * insert() is lock-free and may run on every worker at once. The first
+//   inserter of a state stores where its copy lives; every inserter lowers the
+//   entry's key (parent rank << tid bits | transition id) with an atomic min.
+//   After the level, each new state carries the smallest key among all its
+//   discoverers, whatever the thread timing: what one thread would find.
+// * States are equal when their 128-bit hashes are equal or, in exact mode,
+//   when their encodings are equal (the caller's comparison).
+// * The table never fills during a batch: the search sizes batches so that
+//   `size() + batch successors` stays under the load limit, and grows the
+//   table between batches (grow() is not concurrent with insert()).
+// ============================================================================
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "statecheck/detail/hash.hpp"
+
+namespace statecheck::detail {
+
+class LevelTable {
+ public:
+  static constexpr double max_load = 0.6;
+
+  /// Where a new state's bytes live: (worker, record index).
+  struct Entry {
+    std::uint64_t key;
+    std::uint64_t lo;
+    std::uint64_t hi;
+    std::uint32_t worker;
+    std::uint32_t record;
+  };
+
+  LevelTable();
+
+  /// Inserts or lowers the key; returns true when the state is new to the
+  /// level. `same(worker, record)` compares a stored state with the inserted
+  /// one in exact mode (a hash match suffices otherwise).
+  template <class Same>
+  bool insert(const Hash128& h, std::uint64_t key, std::uint32_t worker, std::uint32_t record, Same&& same) {
+    const std::uint64_t tag = h.lo;  // >= 2 (hash.hpp); 0 = empty, 1 = being written
+    for (std::uint64_t i = h.lo & mask_;; i = (i + 1) & mask_) {
+      Slot& s = slots_[i];
+      std::uint64_t t = s.tag.load(std::memory_order_acquire);
+      if (t == 0) {
+        if (s.tag.compare_exchange_strong(t, 1, std::memory_order_acquire)) {
+          s.hi = h.hi;
+          s.worker = worker;
+          s.record = record;
+          s.key.store(key, std::memory_order_relaxed);
+          s.tag.store(tag, std::memory_order_release);
+          size_.fetch_add(1, std::memory_order_relaxed);
+          return true;
+        }
+      }
+      while (t == 1) t = s.tag.load(std::memory_order_acquire);
+      if (t == tag && s.hi == h.hi && same(s.worker, s.record)) {
+        std::uint64_t old = s.key.load(std::memory_order_relaxed);
+        while (key < old && !s.key.compare_exchange_weak(old, key, std::memory_order_relaxed)) {
+        }
+        return false;
+      }
+    }
+  }
+
+  void prefetch(const Hash128& h) const { __builtin_prefetch(&slots_[h.lo & mask_]); }
+
+  /// Room for `extra` more inserts under max_load?
+  bool has_room(std::uint64_t extra) const {
+    return static_cast<double>(size() + extra) <= max_load * static_cast<double>(capacity());
+  }
+  /// Grows so that `total` entries fit under max_load (not concurrent with insert).
+  void reserve(std::uint64_t total);
+  /// Empties the table for the next level, keeping its capacity.
+  void clear();
+  /// Entries of slots [begin, end) appended to `out` (any order).
+  void collect(std::uint64_t begin, std::uint64_t end, std::vector<Entry>& out) const;
+
+  std::uint64_t size() const { return size_.load(std::memory_order_relaxed); }
+  std::uint64_t capacity() const { return mask_ + 1; }
+  std::size_t bytes() const { return static_cast<std::size_t>(capacity()) * sizeof(Slot); }
+
+ private:
+  struct Slot {
+    std::atomic<std::uint64_t> tag{0};
+    std::uint64_t hi = 0;
+    std::atomic<std::uint64_t> key{0};
+    std::uint32_t worker = 0;
+    std::uint32_t record = 0;
+  };
+  void allocate(std::uint64_t capacity);
+
+  std::unique_ptr<Slot[]> slots_;
+  std::uint64_t mask_ = 0;
+  std::atomic<std::uint64_t> size_{0};
+};
+
+}  // namespace statecheck::detail

@@ -1,0 +1,212 @@
+// statecheck/detail/model.hpp - a spec seen through ModelOps: the per-chunk
+// loops that run the spec's guards, effects and properties, instantiated once
+// per spec type. Everything per successor happens here, inline.
+#pragma once
+
+#include <cstring>
+#include <exception>
+#include <new>
+#include <tuple>
+#include <type_traits>
+
+#include "statecheck/detail/hash.hpp"
+#include "statecheck/detail/model_ops.hpp"
+#include "statecheck/detail/transitions.hpp"
+#include "statecheck/detail/worker.hpp"
+#include "statecheck/spec.hpp"
+
+namespace statecheck::detail {
+
+template <class Spec>
+class model {
+ public:
+  using State = typename Spec::state_type;
+  /// Raw bytes are canonical when the state has no padding bits.
+  static constexpr bool raw = std::has_unique_object_representations_v<State>;
+  static_assert(alignof(State) <= 8, "statecheck: state members aligned above 8 bytes are not supported");
+
+  explicit model(const Spec& spec) : spec_(spec), table_(spec_) {}
+  model(const model&) = delete;
+  model& operator=(const model&) = delete;
+
+  ModelOps ops() const {
+    ModelOps o;
+    o.model = this;
+    o.name = std::string(spec_.name);
+    o.state_size = sizeof(State);
+    o.encoding_size = raw ? 0 : encoded_size<State>;
+    o.transitions = table_.count();
+    o.init_combinations = static_cast<std::uint32_t>(std::apply(
+        [](const auto&... p) { return (std::size_t{1} * ... * p.values.size()); }, spec_.init.params));
+    o.deadlock_allowed = spec_.deadlock_allowed;
+    o.action_names = table_.action_names();
+    for (std::uint32_t t = 0; t < o.transitions; ++t) o.action_of_transition.push_back(table_.action_of(t));
+    std::apply([&](const auto&... i) { (o.invariant_names.emplace_back(i.name), ...); }, spec_.invariants.list);
+    std::apply([&](const auto&... g) { (o.goal_names.emplace_back(g.name), ...); }, spec_.goals.list);
+    o.initial = &initial;
+    o.expand = &expand;
+    o.check = &check;
+    o.make_initial = &make_initial;
+    o.replay = &replay;
+    o.fingerprint = &fingerprint_erased;
+    o.describe = &describe;
+    o.to_value = &value_of;
+    o.equal = &equal;
+    return o;
+  }
+
+  /// Fingerprint of a state; `encoding` receives the canonical encoding
+  /// unless the raw bytes are canonical.
+  static Hash128 fingerprint(const State& s, std::byte* encoding) {
+    if constexpr (raw) {
+      (void)encoding;
+      return hash_bytes(&s, sizeof(State));
+    } else {
+      std::byte* out = encoding;
+      member_traits<State>::encode(s, out);
+      return hash_bytes(encoding, encoded_size<State>);
+    }
+  }
+
+ private:
+  static const model& self(const void* m) { return *static_cast<const model*>(m); }
+
+  static void initial(const void* m, Worker& w) {
+    const model& me = self(m);
+    std::uint32_t combination = 0;
+    auto make = [&](const auto&... vs) {
+      const std::uint32_t c = combination++;
+      try {
+        std::byte* slot = w.stage_slot();
+        State* s = new (slot) State{};
+        if (!run_init(me.spec_.init.fn, *s, vs...)) return;
+        ++w.generated;
+        w.stage(fingerprint(*s, slot + sizeof(State)), c);
+        w.flush();
+      } catch (const std::exception& e) {
+        w.discard_staged();
+        w.error(c, 0, e.what());
+      }
+    };
+    for_each_combination(me.spec_.init.params, make);
+  }
+
+  template <class Fn, class... Vs>
+  static bool run_init(const Fn& fn, State& s, const Vs&... vs) {
+    if constexpr (std::is_same_v<std::invoke_result_t<const Fn&, State&, const Vs&...>, bool>) return fn(s, vs...);
+    else {
+      fn(s, vs...);
+      return true;
+    }
+  }
+
+  static void expand(const void* m, const StateChunk& chunk, Worker& w) {
+    const model& me = self(m);
+    for (std::size_t i = 0; i < chunk.count; ++i) {
+      const State& s = *std::launder(reinterpret_cast<const State*>(chunk.states + i * chunk.stride));
+      const std::uint64_t rank = chunk.first_rank + i;
+      std::uint32_t current = 0;
+      try {
+        if constexpr (Spec::has_constraint) {
+          if (!me.spec_.constraint.fn(s)) continue;
+        }
+        me.table_.for_each([&](std::uint32_t tid, const auto& a, const auto&... vs) {
+          current = tid;
+          if (!a.guard(s, vs...)) return;
+          ++w.enabled[tid];
+          std::byte* slot = w.stage_slot();
+          State* next = new (slot) State(s);
+          a.effect(*next, vs...);
+          w.stage(fingerprint(*next, slot + sizeof(State)), w.key(rank, tid));
+        });
+        const std::size_t produced = w.staged();
+        w.generated += produced;
+        w.flush();
+        if (produced == 0) w.deadlock(rank);
+      } catch (const std::exception& e) {
+        w.discard_staged();
+        w.error(rank, current, e.what());
+      } catch (...) {
+        w.discard_staged();
+        w.error(rank, current, "an exception that is not a std::exception");
+      }
+    }
+  }
+
+  static void check(const void* m, const StateChunk& chunk, std::uint64_t mask, CheckOutcome& out) {
+    const model& me = self(m);
+    for (std::size_t i = 0; i < chunk.count; ++i) {
+      const State& s = *std::launder(reinterpret_cast<const State*>(chunk.states + i * chunk.stride));
+      const std::uint64_t rank = chunk.first_rank + i;
+      const char* property = "";
+      try {
+        std::uint32_t index = 0;
+        bool failed = false;
+        std::apply([&](const auto&... inv) { ((failed = failed || check_one(inv, s, mask, index++, out, rank, property)), ...); },
+                   me.spec_.invariants.list);
+        std::uint32_t g = 0;
+        std::apply([&](const auto&... goal) { (note_goal(goal, s, g++, out, rank, property), ...); }, me.spec_.goals.list);
+        if (failed) return;  // later ranks cannot be the first violation
+      } catch (const std::exception& e) {
+        if (rank < out.error_rank) {
+          out.error_rank = rank;
+          out.error = std::string(property) + ": " + e.what();
+        }
+        return;
+      }
+    }
+  }
+
+  template <class Inv>
+  static bool check_one(const Inv& inv, const State& s, std::uint64_t mask, std::uint32_t index, CheckOutcome& out,
+                        std::uint64_t rank, const char*& property) {
+    if (((mask >> index) & 1u) == 0) return false;
+    property = inv.name.data();
+    if (inv.fn(s)) return false;
+    if (rank < out.violation_rank) {
+      out.violation_rank = rank;
+      out.violated = index;
+    }
+    return true;
+  }
+
+  template <class Goal>
+  static void note_goal(const Goal& goal, const State& s, std::uint32_t index, CheckOutcome& out, std::uint64_t rank,
+                        const char*& property) {
+    if (out.goal_ranks[index] <= rank) return;
+    property = goal.name.data();
+    if (goal.fn(s)) out.goal_ranks[index] = rank;
+  }
+
+  static bool make_initial(const void* m, std::uint32_t combination, std::byte* out) {
+    const model& me = self(m);
+    State* s = new (out) State{};
+    return with_combination(me.spec_.init.params, combination,
+                            std::apply([](const auto&... p) { return (std::size_t{1} * ... * p.values.size()); },
+                                       me.spec_.init.params),
+                            [&](const auto&... vs) { return run_init(me.spec_.init.fn, *s, vs...); });
+  }
+
+  static bool replay(const void* m, std::byte* state, std::uint32_t tid) {
+    return self(m).table_.apply(tid, *std::launder(reinterpret_cast<State*>(state)));
+  }
+
+  static Hash128 fingerprint_erased(const void*, const std::byte* state, std::byte* scratch) {
+    return fingerprint(*std::launder(reinterpret_cast<const State*>(state)), scratch);
+  }
+
+  static TransitionInfo describe(const void* m, std::uint32_t tid) { return self(m).table_.describe(tid); }
+
+  static Value value_of(const void*, const std::byte* state) {
+    return to_value(*std::launder(reinterpret_cast<const State*>(state)));
+  }
+
+  static bool equal(const std::byte* a, const std::byte* b) {
+    return *std::launder(reinterpret_cast<const State*>(a)) == *std::launder(reinterpret_cast<const State*>(b));
+  }
+
+  Spec spec_;
+  transition_table<Spec> table_;
+};
+
+}  // namespace statecheck::detail

@@ -1,0 +1,77 @@
+// statecheck/detail/model_ops.hpp - the seam between a spec (templates) and the
+// engine (compiled once in lib/src).
+//
+// A spec is type-erased into a table of plain function pointers. The engine
+// calls them per chunk of states, never per successor: inside `expand` the
+// spec's own code enumerates transitions and hands each successor to the
+// worker through inline, non-virtual calls.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "statecheck/value.hpp"
+
+namespace statecheck::detail {
+
+class Worker;
+struct Hash128;
+
+/// Action and parameter values of one transition id.
+struct TransitionInfo {
+  std::uint32_t action = 0;
+  std::string action_name;
+  std::vector<std::pair<std::string, Value>> params;
+};
+
+/// A contiguous run of frontier states handed to the spec for expansion.
+struct StateChunk {
+  const std::byte* states = nullptr;  // `count` states, `stride` bytes apart
+  std::size_t stride = 0;
+  std::size_t count = 0;
+  std::uint64_t first_rank = 0;       // rank of states[0] within its level
+};
+
+/// What checking a chunk of new states found (the first failure by rank).
+struct CheckOutcome {
+  static constexpr std::uint64_t none = ~std::uint64_t{0};
+  std::uint64_t violation_rank = none;
+  std::uint32_t violated = 0;         // invariant index
+  std::uint64_t error_rank = none;    // an invariant or goal threw
+  std::string error;
+  std::uint64_t goals_reached = 0;    // bit i: goal i holds in some state of the chunk
+  std::vector<std::uint64_t> goal_ranks;  // per goal: first rank where it holds (or none)
+};
+
+struct ModelOps {
+  const void* model = nullptr;
+  std::string name;
+  std::size_t state_size = 0;
+  std::size_t encoding_size = 0;       // canonical encoding; 0 when the raw bytes are canonical
+  std::uint32_t transitions = 0;
+  std::uint32_t init_combinations = 0;
+  bool deadlock_allowed = false;
+  std::vector<std::string> action_names;
+  std::vector<std::uint32_t> action_of_transition;
+  std::vector<std::string> invariant_names;
+  std::vector<std::string> goal_names;
+
+  // Per chunk (hot, called by worker threads).
+  void (*initial)(const void* model, Worker& w) = nullptr;
+  void (*expand)(const void* model, const StateChunk& chunk, Worker& w) = nullptr;
+  void (*check)(const void* model, const StateChunk& chunk, std::uint64_t invariant_mask,
+                CheckOutcome& out) = nullptr;
+
+  // Cold: trace reconstruction and printing.
+  bool (*make_initial)(const void* model, std::uint32_t combination, std::byte* out) = nullptr;
+  bool (*replay)(const void* model, std::byte* state, std::uint32_t tid) = nullptr;
+  Hash128 (*fingerprint)(const void* model, const std::byte* state, std::byte* scratch) = nullptr;
+  TransitionInfo (*describe)(const void* model, std::uint32_t tid) = nullptr;
+  Value (*to_value)(const void* model, const std::byte* state) = nullptr;
+  bool (*equal)(const std::byte* a, const std::byte* b) = nullptr;
+};
+
+}  // namespace statecheck::detail

@@ -1,0 +1,19 @@
+// statecheck/detail/search.hpp - the level-synchronous parallel BFS (oneTBB).
+//
+// Level L is a contiguous array of states in a canonical order. Expanding it
+// fills a LevelTable with states not seen before, each keyed by its smallest
+// (parent rank, transition id); sorting them by key gives level L+1 in the
+// order one thread would have found it. Properties are checked on the ordered
+// level, so the reported violation (the smallest rank) and every count are the
+// same for any number of threads.
+#pragma once
+
+#include "statecheck/detail/model_ops.hpp"
+#include "statecheck/result.hpp"
+
+namespace statecheck::detail {
+
+/// Runs the whole check of one spec: search, then trace reconstruction.
+CheckResult run_search(const ModelOps& ops, const CheckOptions& options);
+
+}  // namespace statecheck::detail

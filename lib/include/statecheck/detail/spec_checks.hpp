@@ -1,0 +1,65 @@
+// statecheck/detail/spec_checks.hpp - compile-time checks of the DSL contract,
+// each with a message that says what to write instead.
+#pragma once
+
+#include <concepts>
+#include <tuple>
+#include <type_traits>
+
+namespace statecheck::detail {
+
+template <class State>
+constexpr void check_state_type() {
+  static_assert(reflected_struct<State>,
+                "statecheck: the state type must list its members with "
+                "BOOST_HANA_DEFINE_STRUCT(State, (type, name), ...)");
+  static_assert(std::equality_comparable<State>,
+                "statecheck: the state type needs "
+                "`friend bool operator==(const State&, const State&) = default;`");
+  static_assert(std::is_trivially_copyable_v<State> && std::is_default_constructible_v<State>,
+                "statecheck: states are copied for every successor and must be trivially "
+                "copyable: use std::array, statecheck::bounded_vec or statecheck::id_set instead "
+                "of std::vector, std::set or std::string");
+  static_assert(state_member<State>,
+                "statecheck: a state member has an unsupported type; use bool, integers, "
+                "STATECHECK_ENUM enums, std::array, std::bitset, statecheck::bounded_vec, "
+                "statecheck::id_set or nested BOOST_HANA_DEFINE_STRUCT structs, or specialise "
+                "statecheck::member_traits<T> for your type");
+}
+
+template <class State, class Guard, class Effect, class... P>
+constexpr void check_action(const action_t<Guard, Effect, P...>&) {
+  static_assert(std::is_invocable_r_v<bool, const Guard&, const State&, P...>,
+                "statecheck::action: the guard must be callable as "
+                "bool(const State&, parameter values...) in parameter order");
+  static_assert(std::is_invocable_v<const Effect&, State&, P...>,
+                "statecheck::action: the effect must be callable as "
+                "void(State&, parameter values...) in parameter order");
+}
+
+template <class State, class Fn, class... P>
+constexpr void check_init(const init_t<Fn, P...>&) {
+  static_assert(std::is_invocable_v<const Fn&, State&, P...>,
+                "statecheck::init: the function must be callable as "
+                "void(State&, parameter values...) or bool(State&, parameter values...)");
+}
+
+template <class State, class Fn>
+constexpr void check_predicate() {
+  static_assert(std::is_invocable_r_v<bool, const Fn&, const State&>,
+                "statecheck: invariants, goals and constraints must be callable as "
+                "bool(const State&)");
+}
+
+template <class State, class InitPart, class... A, class... I, class... G, class C>
+constexpr void check_parts(const InitPart& init_part, const actions_t<A...>& acts,
+                           const invariants_t<I...>&, const goals_t<G...>&, const C&) {
+  check_init<State>(init_part);
+  std::apply([](const auto&... a) { (check_action<State>(a), ...); }, acts.list);
+  (check_predicate<State, decltype(std::declval<I>().fn)>(), ...);
+  (check_predicate<State, decltype(std::declval<G>().fn)>(), ...);
+  if constexpr (!std::is_same_v<C, no_constraint>) check_predicate<State, decltype(C::fn)>();
+  static_assert(sizeof...(A) > 0, "statecheck::actions: declare at least one action");
+}
+
+}  // namespace statecheck::detail

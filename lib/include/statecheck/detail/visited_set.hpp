@@ -1,0 +1,108 @@
+// statecheck/detail/visited_set.hpp - the hash-compacted visited set.
+//
+// ============================== guarantees ==================================
+// * Stores one 64-bit word per state: a 52-bit signature and a 12-bit probe
+//   displacement, in an open-addressing table of 2^k words (linear probing).
+// * Think of a state's XXH3-128 hash as a 128-bit string B. The home slot is
+//   B[0, k); the signature is B[k0, k0 + 52) for the table's initial size
+//   2^k0. The displacement gives back an entry's home, so the table can double
+//   without the states (the next home bit is read from the signature), and two
+//   different states are confused only when B[0, k0 + 52) is equal: a
+//   (k0 + 52)-bit fingerprint of which only 52 bits are stored.
+// * contains() may run concurrently with other contains() calls; insert() may
+//   run concurrently with other insert() calls (lock-free CAS on empty slots).
+//   The search is level-synchronous: lookups happen while a level expands,
+//   inserts and growth at level boundaries, so the two never overlap.
+// * Never silently degrades: a displacement beyond 4094 or a budget that
+//   cannot hold the next level is reported to the caller.
+// ============================================================================
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+#include "statecheck/detail/hash.hpp"
+
+namespace statecheck::detail {
+
+class VisitedSet {
+ public:
+  static constexpr unsigned initial_bits = 20;
+  static constexpr unsigned signature_bits = 52;
+  static constexpr std::uint64_t max_displacement = 4094;
+  static constexpr double max_load = 0.75;
+
+  enum class Insert { added, present, overflow };
+
+  /// `budget_bytes` caps the table; it starts at 2^initial_bits words.
+  explicit VisitedSet(std::size_t budget_bytes);
+  ~VisitedSet();
+  VisitedSet(const VisitedSet&) = delete;
+  VisitedSet& operator=(const VisitedSet&) = delete;
+
+  /// Was a state with this hash inserted before? (compacted: see banner)
+  bool contains(const Hash128& h) const {
+    const std::uint64_t home = h.lo >> (64 - bits_);
+    const std::uint64_t sig = signature(h);
+    for (std::uint64_t d = 0; d <= max_displacement; ++d) {
+      const std::uint64_t w = table_[(home + d) & mask_].load(std::memory_order_relaxed);
+      if (w == 0) return false;
+      if (w == make_word(sig, d)) return true;
+    }
+    return false;
+  }
+
+  /// Hint the cache about the slot `contains(h)` will read first.
+  void prefetch(const Hash128& h) const { __builtin_prefetch(&table_[h.lo >> (64 - bits_)]); }
+
+  Insert insert(const Hash128& h);
+
+  /// Growth in three steps so the caller can migrate in parallel:
+  /// begin_growth() then migrate() over [0, old_capacity()) then end_growth().
+  /// True when `total` entries would load the table beyond max_load.
+  bool needs_growth(std::uint64_t total) const;
+  /// True when one more doubling stays within the budget.
+  bool can_grow() const;
+  /// True when `total` entries fit at all (load at most 0.92).
+  bool can_hold(std::uint64_t total) const;
+  void begin_growth();
+  Insert migrate(std::uint64_t begin, std::uint64_t end);
+  void end_growth();
+  std::uint64_t old_capacity() const { return old_capacity_; }
+
+  std::uint64_t size() const { return size_.load(std::memory_order_relaxed); }
+  std::uint64_t capacity() const { return mask_ + 1; }
+  std::size_t bytes() const { return static_cast<std::size_t>(capacity()) * sizeof(std::uint64_t); }
+  std::size_t budget() const { return budget_; }
+  double load() const { return static_cast<double>(size()) / static_cast<double>(capacity()); }
+  /// Compaction collisions seen while inserting (two new states with one word).
+  std::uint64_t collisions() const { return collisions_.load(std::memory_order_relaxed); }
+  /// Upper bound on the probability that some reachable state was wrongly
+  /// taken as visited: n(n-1)/2 pairs, each confused with 2^-(k0 + 52).
+  double omission_probability() const;
+  /// Effective fingerprint width in bits (k0 + 52).
+  static constexpr unsigned fingerprint_bits() { return initial_bits + signature_bits; }
+
+ private:
+  static std::uint64_t signature(const Hash128& h) {
+    // B[k0, k0 + 52): the low bits of `lo` after the first k0, then `hi`.
+    const std::uint64_t window = (h.lo << initial_bits) | (h.hi >> (64 - initial_bits));
+    return window >> (64 - signature_bits);
+  }
+  static std::uint64_t make_word(std::uint64_t sig, std::uint64_t displacement) {
+    return (sig << 12) | (displacement + 1);
+  }
+  Insert place(std::atomic<std::uint64_t>* table, std::uint64_t mask, std::uint64_t home, std::uint64_t sig);
+
+  std::atomic<std::uint64_t>* table_ = nullptr;
+  std::uint64_t mask_ = 0;
+  unsigned bits_ = initial_bits;
+  std::atomic<std::uint64_t> size_{0};
+  std::atomic<std::uint64_t> collisions_{0};
+  std::size_t budget_ = 0;
+  std::atomic<std::uint64_t>* old_table_ = nullptr;
+  std::uint64_t old_capacity_ = 0;
+};
+
+}  // namespace statecheck::detail

@@ -1,0 +1,162 @@
+// statecheck/detail/worker.hpp - one search thread's view of a level.
+//
+// The spec's expand code writes each successor straight into a staging slot,
+// stages its hash (prefetching the visited-set slot), and flushes once per
+// expanded state: a successor is looked up in the visited set and, when it is
+// not there, offered to the level table. Everything on this path is inline, with
+// no locks, virtual calls or allocation (buffers grow by whole blocks).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "statecheck/detail/exact_set.hpp"
+#include "statecheck/detail/hash.hpp"
+#include "statecheck/detail/level_table.hpp"
+#include "statecheck/detail/visited_set.hpp"
+
+namespace statecheck::detail {
+
+/// Fixed-stride records in blocks that never move (other workers may read them).
+class RecordBuffer {
+ public:
+  static constexpr std::size_t records_per_block = 1u << 14;
+  explicit RecordBuffer(std::size_t stride) : stride_(stride) { blocks_.reserve(1u << 18); }
+
+  std::byte* at(std::uint32_t i) const {
+    return blocks_[i / records_per_block].get() + (i % records_per_block) * stride_;
+  }
+  /// The slot the next push would fill (allocating a block when needed).
+  std::byte* next() {
+    if (size_ == blocks_.size() * records_per_block)
+      blocks_.push_back(std::make_unique<std::byte[]>(records_per_block * stride_));
+    return at(size_);
+  }
+  void commit() { ++size_; }
+  std::uint32_t size() const { return size_; }
+  void clear() { size_ = 0; }
+  std::size_t bytes() const { return blocks_.size() * records_per_block * stride_; }
+
+ private:
+  std::size_t stride_;
+  std::vector<std::unique_ptr<std::byte[]>> blocks_;
+  std::uint32_t size_ = 0;
+};
+
+/// Layout of one state record: the state, then its encoding unless the raw
+/// bytes are canonical.
+struct RecordLayout {
+  std::size_t state_size = 0;
+  std::size_t encoding_size = 0;  // 0: raw bytes are the encoding
+  std::size_t stride = 0;
+  const std::byte* encoding(const std::byte* record) const {
+    return encoding_size == 0 ? record : record + state_size;
+  }
+  std::size_t encoded_bytes() const { return encoding_size == 0 ? state_size : encoding_size; }
+};
+
+/// Lookup structures shared by all workers during one level.
+struct LevelContext {
+  const VisitedSet* visited = nullptr;  // fingerprint mode
+  const ExactSet* exact = nullptr;      // --exact mode
+  LevelTable* table = nullptr;
+  RecordLayout layout;
+  unsigned tid_bits = 1;
+};
+
+class Worker {
+ public:
+  static constexpr std::uint64_t none = ~std::uint64_t{0};
+
+  Worker(std::uint32_t id, const LevelContext& ctx, std::size_t transitions, std::size_t staging)
+      : id_(id), ctx_(&ctx), found(ctx.layout.stride), enabled(transitions, 0),
+        staging_(staging * ctx.layout.stride), hashes_(staging), keys_(staging) {}
+
+  /// Where the next successor's state (and encoding) is to be written.
+  std::byte* stage_slot() { return staging_.data() + staged_ * ctx_->layout.stride; }
+  std::size_t staging_capacity() const { return hashes_.size(); }
+  std::size_t staged() const { return staged_; }
+
+  void stage(const Hash128& h, std::uint64_t key) {
+    if (ctx_->exact != nullptr) ctx_->exact->prefetch(h);
+    else ctx_->visited->prefetch(h);
+    hashes_[staged_] = h;
+    keys_[staged_] = key;
+    ++staged_;
+  }
+
+  /// Offers every staged successor that is not yet visited to the level table.
+  void flush() {
+    const RecordLayout& layout = ctx_->layout;
+    for (std::size_t i = 0; i < staged_; ++i) {
+      const std::byte* record = staging_.data() + i * layout.stride;
+      const bool seen = ctx_->exact != nullptr ? ctx_->exact->contains(hashes_[i], layout.encoding(record))
+                                               : ctx_->visited->contains(hashes_[i]);
+      if (seen) continue;
+      std::byte* slot = found.next();
+      std::memcpy(slot, record, layout.stride);
+      auto same = [&](std::uint32_t worker, std::uint32_t index) {
+        return ctx_->exact == nullptr || same_encoding(worker, index, slot);
+      };
+      if (ctx_->table->insert(hashes_[i], keys_[i], id_, found.size(), same)) found.commit();
+    }
+    staged_ = 0;
+  }
+  void discard_staged() { staged_ = 0; }
+
+  std::uint64_t key(std::uint64_t rank, std::uint32_t tid) const { return (rank << ctx_->tid_bits) | tid; }
+
+  void deadlock(std::uint64_t rank) {
+    if (rank < deadlock_rank) deadlock_rank = rank;
+  }
+  void error(std::uint64_t rank, std::uint32_t tid, const char* what) {
+    if (rank < error_rank || (rank == error_rank && tid < error_tid)) {
+      error_rank = rank;
+      error_tid = tid;
+      error_message = what;
+    }
+  }
+  void reset_level() {
+    deadlock_rank = none;
+    error_rank = none;
+    error_tid = 0;
+    error_message.clear();
+    staged_ = 0;
+  }
+
+  std::uint32_t id() const { return id_; }
+  /// Other workers' buffers, for exact comparisons (set by the search).
+  const std::vector<Worker*>* peers = nullptr;
+
+ private:
+  bool same_encoding(std::uint32_t worker, std::uint32_t index, const std::byte* mine) const {
+    const RecordLayout& layout = ctx_->layout;
+    const std::byte* other = (*peers)[worker]->found.at(index);
+    return std::memcmp(layout.encoding(other), layout.encoding(mine), layout.encoded_bytes()) == 0;
+  }
+
+  std::uint32_t id_;
+  const LevelContext* ctx_;
+
+ public:
+  RecordBuffer found;                  // states this worker found first in the level
+  std::vector<std::uint64_t> enabled;  // per transition id: times enabled
+  std::uint64_t generated = 0;         // successors produced (duplicates included)
+  std::uint64_t expanded = 0;
+  std::uint64_t deadlock_rank = none;  // smallest rank without enabled transitions
+  std::uint64_t error_rank = none;     // smallest (rank, tid) whose spec code threw
+  std::uint32_t error_tid = 0;
+  std::string error_message;
+
+ private:
+  std::vector<std::byte> staging_;
+  std::vector<Hash128> hashes_;
+  std::vector<std::uint64_t> keys_;
+  std::size_t staged_ = 0;
+};
+
+}  // namespace statecheck::detail

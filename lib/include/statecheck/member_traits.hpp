@@ -1,0 +1,189 @@
+// statecheck/member_traits.hpp - how each kind of state member is encoded and printed.
+//
+// The canonical encoding (field by field, little-endian, fixed size per type)
+// is what gets hashed into a fingerprint and stored by --exact; never raw
+// struct bytes, unless the whole state has unique object representations (no
+// padding), where both are the same thing.
+//
+// Custom member types opt in by specialising statecheck::member_traits<T>:
+//   static constexpr bool supported = true;
+//   static constexpr std::size_t size;              // encoded bytes
+//   static void encode(const T&, std::byte*& out);  // write exactly `size` bytes
+//   static Value to_value(const T&);                // for traces and JSON
+#pragma once
+
+#include <array>
+#include <bitset>
+#include <boost/hana.hpp>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "statecheck/containers.hpp"
+#include "statecheck/enum.hpp"
+#include "statecheck/value.hpp"
+
+namespace statecheck {
+
+template <class T, class Enable = void>
+struct member_traits {
+  static constexpr bool supported = false;
+};
+
+/// True when T can be a member of a state (directly or nested).
+template <class T>
+concept state_member = member_traits<std::remove_cv_t<T>>::supported;
+
+/// A struct declared with BOOST_HANA_DEFINE_STRUCT.
+template <class T>
+concept reflected_struct = boost::hana::Struct<T>::value;
+
+namespace detail {
+template <class U>
+inline void encode_unsigned(U v, std::byte*& out) {
+  for (std::size_t i = 0; i < sizeof(U); ++i) *out++ = static_cast<std::byte>((v >> (8 * i)) & 0xFFu);
+}
+}  // namespace detail
+
+// Integers and bools.
+template <class T>
+struct member_traits<T, std::enable_if_t<std::is_integral_v<T>>> {
+  static constexpr bool supported = true;
+  static constexpr std::size_t size = sizeof(T);
+  static void encode(const T& v, std::byte*& out) {
+    detail::encode_unsigned(static_cast<std::make_unsigned_t<T>>(v), out);
+  }
+  static Value to_value(const T& v) {
+    if constexpr (std::is_same_v<T, bool>) return Value::boolean(v);
+    else return Value::integer(static_cast<std::int64_t>(v));
+  }
+};
+
+// Enums: by name when declared with STATECHECK_ENUM, else by number.
+template <class T>
+struct member_traits<T, std::enable_if_t<std::is_enum_v<T>>> {
+  using U = std::underlying_type_t<T>;
+  static constexpr bool supported = true;
+  static constexpr std::size_t size = sizeof(U);
+  static void encode(const T& v, std::byte*& out) { member_traits<U>::encode(static_cast<U>(v), out); }
+  static Value to_value(const T& v) {
+    if constexpr (named_enum<T>) return Value::name(std::string(enum_name(v)));
+    else return Value::integer(static_cast<std::int64_t>(v));
+  }
+};
+
+template <class T, std::size_t N>
+struct member_traits<std::array<T, N>> {
+  static constexpr bool supported = state_member<T>;
+  static constexpr std::size_t size = N * member_traits<T>::size;
+  static void encode(const std::array<T, N>& a, std::byte*& out) {
+    for (const T& item : a) member_traits<T>::encode(item, out);
+  }
+  static Value to_value(const std::array<T, N>& a) {
+    Value v = Value::list(Value::Kind::array);
+    for (const T& item : a) v.items.push_back(member_traits<T>::to_value(item));
+    return v;
+  }
+};
+
+template <class T, std::size_t Cap>
+struct member_traits<bounded_vec<T, Cap>> {
+  static constexpr bool supported = state_member<T>;
+  static constexpr std::size_t size = 1 + Cap * member_traits<T>::size;
+  static void encode(const bounded_vec<T, Cap>& s, std::byte*& out) {
+    *out++ = static_cast<std::byte>(s.size());
+    for (std::size_t i = 0; i < Cap; ++i) {
+      if (i < s.size()) {
+        member_traits<T>::encode(s[i], out);
+      } else {  // unused slots encode as zero whatever they hold
+        std::memset(out, 0, member_traits<T>::size);
+        out += member_traits<T>::size;
+      }
+    }
+  }
+  static Value to_value(const bounded_vec<T, Cap>& s) {
+    Value v = Value::list(Value::Kind::sequence);
+    for (const T& item : s) v.items.push_back(member_traits<T>::to_value(item));
+    return v;
+  }
+};
+
+template <std::size_t N>
+struct member_traits<id_set<N>> {
+  static constexpr bool supported = true;
+  static constexpr std::size_t size = 8;
+  static void encode(const id_set<N>& s, std::byte*& out) { detail::encode_unsigned(s.mask(), out); }
+  static Value to_value(const id_set<N>& s) {
+    Value v = Value::list(Value::Kind::set);
+    for (int i = 0; i < static_cast<int>(N); ++i)
+      if (s.contains(i)) v.items.push_back(Value::integer(i));
+    return v;
+  }
+};
+
+template <std::size_t N>
+struct member_traits<std::bitset<N>> {
+  static constexpr bool supported = true;
+  static constexpr std::size_t size = (N + 7) / 8;
+  static void encode(const std::bitset<N>& s, std::byte*& out) {
+    for (std::size_t byte = 0; byte < size; ++byte) {
+      unsigned bits = 0;
+      for (std::size_t b = 0; b < 8 && byte * 8 + b < N; ++b) bits |= (s.test(byte * 8 + b) ? 1u : 0u) << b;
+      *out++ = static_cast<std::byte>(bits);
+    }
+  }
+  static Value to_value(const std::bitset<N>& s) {
+    Value v = Value::list(Value::Kind::set);
+    for (std::size_t i = 0; i < N; ++i)
+      if (s.test(i)) v.items.push_back(Value::integer(static_cast<std::int64_t>(i)));
+    return v;
+  }
+};
+
+namespace detail {
+template <class Tuple>
+struct member_list;
+template <class... Ts>
+struct member_list<boost::hana::tuple<Ts...>> {
+  static constexpr bool supported = (state_member<Ts> && ...);
+  static constexpr std::size_t size = (std::size_t{0} + ... + member_traits<Ts>::size);
+};
+template <class T>
+using members_of = member_list<decltype(boost::hana::members(std::declval<const T&>()))>;
+}  // namespace detail
+
+// Structs reflected with BOOST_HANA_DEFINE_STRUCT, nested at any depth.
+template <class T>
+struct member_traits<T, std::enable_if_t<boost::hana::Struct<T>::value>> {
+  static constexpr bool supported = detail::members_of<T>::supported;
+  static constexpr std::size_t size = detail::members_of<T>::size;
+  static void encode(const T& t, std::byte*& out) {
+    boost::hana::for_each(boost::hana::members(t), [&](const auto& m) {
+      member_traits<std::remove_cvref_t<decltype(m)>>::encode(m, out);
+    });
+  }
+  static Value to_value(const T& t) {
+    Value v = Value::list(Value::Kind::record);
+    boost::hana::for_each(boost::hana::accessors<T>(), [&](auto pair) {
+      const auto& m = boost::hana::second(pair)(t);
+      v.keys.emplace_back(boost::hana::to<const char*>(boost::hana::first(pair)));
+      v.items.push_back(member_traits<std::remove_cvref_t<decltype(m)>>::to_value(m));
+    });
+    return v;
+  }
+};
+
+/// Encoded size of a state or member type.
+template <class T>
+inline constexpr std::size_t encoded_size = member_traits<T>::size;
+
+/// Printable value of anything a state may hold.
+template <class T>
+Value to_value(const T& v) {
+  return member_traits<T>::to_value(v);
+}
+
+}  // namespace statecheck

@@ -1,0 +1,79 @@
+// statecheck/registry.hpp - named specs for the checker binaries.
+//
+//   STATECHECK_REGISTER(two_phase, "Lamport's two-phase commit", config, make_spec,
+//                       {{{"rms", "3"}}, "ok"},
+//                       {{{"rms", "4"}}, "ok"});
+//
+// registers the spec under the name make_spec(Config{}).name, with its
+// constants and the runs `statecheck suite` shows (each with the outcome the
+// spec's README claims: "ok", or "violation PROPERTY LENGTH"). This is the one
+// place where a spec is type-erased; the search itself is not.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "statecheck/check.hpp"
+#include "statecheck/constants.hpp"
+
+namespace statecheck {
+
+/// One showcase run of a spec: constant settings and the expected outcome.
+struct SuiteRun {
+  std::vector<std::pair<std::string, std::string>> sets;
+  std::string expect;  // "ok" or "violation PROPERTY LENGTH"
+};
+
+struct SpecEntry {
+  std::string name;
+  std::string summary;
+  std::vector<ConstantInfo> constants;
+  std::vector<SuiteRun> suite;
+  /// Builds the spec for these constant values (one per constant) and checks it.
+  std::function<CheckResult(const std::vector<int>& values, const CheckOptions& options)> run;
+  /// Invariant and goal names for these constant values.
+  std::function<std::pair<std::vector<std::string>, std::vector<std::string>>(const std::vector<int>&)> properties;
+};
+
+class Registry {
+ public:
+  bool add(SpecEntry entry);
+  const std::vector<SpecEntry>& entries() const { return entries_; }
+  const SpecEntry* find(const std::string& name) const;
+
+ private:
+  std::vector<SpecEntry> entries_;
+};
+
+/// The process-wide registry filled by STATECHECK_REGISTER.
+Registry& registry();
+
+template <class Config, class Make>
+SpecEntry make_entry(std::string summary, const constant_set<Config>& config, Make make, std::vector<SuiteRun> suite) {
+  SpecEntry e;
+  e.name = std::string(make(Config{}).name);
+  e.summary = std::move(summary);
+  e.constants = config.infos();
+  e.suite = std::move(suite);
+  e.run = [config, make](const std::vector<int>& values, const CheckOptions& options) {
+    const Config c = config.make(values);  // outlives the spec, in case it captured c by reference
+    return check(make(c), options);
+  };
+  e.properties = [config, make](const std::vector<int>& values) {
+    const Config c = config.make(values);
+    const auto spec = make(c);
+    const detail::model<decltype(spec)> m(spec);
+    const detail::ModelOps ops = m.ops();
+    return std::make_pair(ops.invariant_names, ops.goal_names);
+  };
+  return e;
+}
+
+}  // namespace statecheck
+
+#define STATECHECK_REGISTER(id, summary, config, make, ...)                          \
+  [[maybe_unused]] static const bool statecheck_registered_##id =                    \
+      ::statecheck::registry().add(::statecheck::make_entry(summary, config, make, \
+                                                            std::vector<::statecheck::SuiteRun>{__VA_ARGS__}))

@@ -1,0 +1,99 @@
+// statecheck/result.hpp - what a check is asked to do and what it found.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "statecheck/value.hpp"
+
+namespace statecheck {
+
+/// A configuration the user can fix (unknown property, bad option): exit 2.
+struct config_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct CheckOptions {
+  unsigned threads = 0;                 // 0: every core
+  std::size_t memory = 0;               // visited-set budget in bytes; 0: half the RAM
+  std::uint32_t max_depth = 0;          // 0: unbounded; else levels beyond it are not expanded
+  bool check_deadlock = true;           // and the spec does not allow deadlock
+  bool exact = false;                   // store full states instead of fingerprints
+  double progress_seconds = 0;          // 0: no progress lines
+  std::vector<std::string> invariants;  // empty: all
+};
+
+/// One step of a trace: the transition taken (none for the initial state) and
+/// the state it led to.
+struct TraceStep {
+  std::string label;   // "Decommission(om=2)"; empty for the initial state
+  std::string action;  // "Decommission"
+  std::vector<std::pair<std::string, Value>> params;
+  Value state;
+};
+
+struct Violation {
+  enum class Kind { invariant, deadlock, goal };
+  Kind kind = Kind::invariant;
+  std::string property;          // invariant or goal name; "Deadlock" for a deadlock
+  std::vector<TraceStep> trace;  // empty for an unreached goal
+  std::size_t length() const { return trace.empty() ? 0 : trace.size() - 1; }
+};
+
+/// Spec code threw, or replay found it non-deterministic.
+struct SpecError {
+  std::string message;
+  std::string where;             // "action Decommission(om=2)", "invariant X", "init"
+  std::vector<TraceStep> trace;  // to the state where it happened
+};
+
+struct ActionStats {
+  std::string name;
+  std::uint64_t enabled = 0;     // times the guard held
+  std::uint64_t new_states = 0;  // distinct states it was first to reach
+};
+
+struct Stats {
+  std::uint64_t distinct = 0;
+  std::uint64_t generated = 0;   // initial states + every successor, duplicates included
+  std::uint32_t depth = 0;       // BFS levels, the initial states being level 1
+  double seconds = 0;
+  unsigned threads = 1;
+  std::vector<std::uint64_t> level_sizes;
+  std::vector<ActionStats> actions;
+  std::vector<std::uint64_t> transition_enabled;  // per transition id
+  bool exact = false;
+  std::size_t visited_bytes = 0;
+  std::size_t trace_bytes = 0;
+  std::uint64_t visited_capacity = 0;
+  double load = 0;
+  unsigned fingerprint_bits = 0;
+  double omission_probability = 0;
+  std::uint64_t compaction_collisions = 0;
+  std::size_t peak_rss = 0;
+};
+
+enum class Outcome {
+  ok,         // every checked property holds (in the explored part, if bounded)
+  violation,  // an invariant failed, a deadlock, or a goal unreached
+  error,      // spec code threw or is not deterministic
+  limit,      // the memory budget stopped the search
+};
+
+struct CheckResult {
+  std::string spec;
+  Outcome outcome = Outcome::ok;
+  Stats stats;
+  std::optional<Violation> violation;
+  std::optional<SpecError> error;
+  std::string limit_message;
+  bool depth_bounded = false;       // --max-depth cut the search short
+  std::vector<std::string> warnings;
+};
+
+}  // namespace statecheck

@@ -1,0 +1,282 @@
+// statecheck/spec.hpp - the DSL a spec is written in.
+//
+//   inline auto make_spec(const Config& c) {
+//     const auto rm = statecheck::param("rm", 0, c.rms - 1);
+//     return statecheck::spec<State>("two-phase",
+//         statecheck::init([&](State& s) { ... }),
+//         statecheck::actions(
+//             statecheck::action("RMPrepare", rm,
+//                 [](const State& s, int r) { return s.rm[r] == Rm::working; },  // guard
+//                 [](State& s, int r) { s.rm[r] = Rm::prepared; })),            // effect
+//         statecheck::invariants(statecheck::invariant("Consistent", [](const State& s) { ... })),
+//         statecheck::reachable(statecheck::goal("AllCommitted", [](const State& s) { ... })));
+//   }
+//
+// Enumeration order is a contract: actions in declaration order; within an
+// action, parameter combinations with the first parameter varying slowest and
+// each parameter's values in the order given. Each combination is one dense
+// transition id, which traces and replay rely on.
+#pragma once
+
+#include <concepts>
+#include <cstdint>
+#include <initializer_list>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "statecheck/member_traits.hpp"
+
+namespace statecheck {
+
+/// A named parameter with a finite domain; printed as `name=value` in labels.
+template <class T>
+struct param_t {
+  using type = T;
+  std::string_view name;
+  std::vector<T> values;
+};
+
+/// Integer parameter taking lo..hi inclusive (an empty domain when hi < lo).
+inline param_t<int> param(std::string_view name, int lo, int hi) {
+  param_t<int> p{name, {}};
+  for (int v = lo; v <= hi; ++v) p.values.push_back(v);
+  return p;
+}
+
+/// Parameter over an explicit list of values, in that order.
+template <class T>
+param_t<T> param(std::string_view name, std::initializer_list<T> values) {
+  return {name, std::vector<T>(values)};
+}
+template <class T>
+param_t<T> param(std::string_view name, std::vector<T> values) {
+  return {name, std::move(values)};
+}
+
+/// Parameter over every value of a bool or a STATECHECK_ENUM: `param<Role>("role")`.
+template <class T>
+  requires(std::is_same_v<T, bool> || named_enum<T>)
+param_t<T> param(std::string_view name) {
+  param_t<T> p{name, {}};
+  if constexpr (std::is_same_v<T, bool>) {
+    p.values = {false, true};
+  } else {
+    for (std::size_t i = 0; i < enum_count<T>(); ++i) p.values.push_back(static_cast<T>(i));
+  }
+  return p;
+}
+
+template <class T>
+struct is_param : std::false_type {};
+template <class T>
+struct is_param<param_t<T>> : std::true_type {};
+
+/// Guard of an action declared without one.
+struct always_enabled {
+  template <class... Args>
+  constexpr bool operator()(const Args&...) const { return true; }
+};
+
+template <class Guard, class Effect, class... P>
+struct action_t {
+  std::string_view name;
+  std::tuple<param_t<P>...> params;
+  Guard guard;
+  Effect effect;
+};
+
+namespace detail {
+template <class... Args>
+constexpr std::size_t count_leading_params() {
+  constexpr bool flags[] = {is_param<std::remove_cvref_t<Args>>::value..., false};
+  std::size_t n = 0;
+  while (flags[n]) ++n;
+  return n;
+}
+
+template <class Tuple, std::size_t... I, std::size_t Offset>
+auto tuple_slice(Tuple&& t, std::index_sequence<I...>, std::integral_constant<std::size_t, Offset>) {
+  return std::make_tuple(std::get<Offset + I>(std::forward<Tuple>(t))...);
+}
+
+template <class T>
+struct param_types;
+template <class... P>
+struct param_types<std::tuple<param_t<P>...>> {
+  template <class Guard, class Effect>
+  using action = action_t<Guard, Effect, P...>;
+};
+}  // namespace detail
+
+/// action(name, params..., guard, effect) or action(name, params..., effect).
+/// guard: bool(const State&, P...); effect: void(State&, P...).
+template <class... Args>
+auto action(std::string_view name, Args... args) {
+  constexpr std::size_t total = sizeof...(Args);
+  constexpr std::size_t params = detail::count_leading_params<Args...>();
+  static_assert(total - params == 1 || total - params == 2,
+                "statecheck::action: write action(\"Name\", param..., guard, effect) or "
+                "action(\"Name\", param..., effect); parameters come first");
+  auto all = std::make_tuple(std::move(args)...);
+  auto ps = detail::tuple_slice(all, std::make_index_sequence<params>{},
+                                std::integral_constant<std::size_t, 0>{});
+  if constexpr (total - params == 2) {
+    using A = typename detail::param_types<decltype(ps)>::template action<
+        std::tuple_element_t<params, decltype(all)>, std::tuple_element_t<params + 1, decltype(all)>>;
+    return A{name, std::move(ps), std::get<params>(all), std::get<params + 1>(all)};
+  } else {
+    using A = typename detail::param_types<decltype(ps)>::template action<
+        always_enabled, std::tuple_element_t<params, decltype(all)>>;
+    return A{name, std::move(ps), always_enabled{}, std::get<params>(all)};
+  }
+}
+
+/// Initial states: fn(State&, P...) for every parameter combination; a fn that
+/// returns bool keeps only the combinations for which it returns true.
+template <class Fn, class... P>
+struct init_t {
+  std::tuple<param_t<P>...> params;
+  Fn fn;
+};
+template <class... Args>
+auto init(Args... args) {
+  constexpr std::size_t total = sizeof...(Args);
+  static_assert(detail::count_leading_params<Args...>() == total - 1,
+                "statecheck::init: write init(param..., [](State& s, values...) { ... })");
+  auto all = std::make_tuple(std::move(args)...);
+  auto ps = detail::tuple_slice(all, std::make_index_sequence<total - 1>{},
+                                std::integral_constant<std::size_t, 0>{});
+  return std::apply(
+      [&](auto... p) {
+        return init_t<std::tuple_element_t<total - 1, decltype(all)>, typename decltype(p)::type...>{
+            std::move(ps), std::get<total - 1>(all)};
+      },
+      ps);
+}
+
+template <class Fn>
+struct invariant_t {
+  std::string_view name;
+  Fn fn;
+};
+/// A property that must hold in every reachable state: bool(const State&).
+template <class Fn>
+invariant_t<Fn> invariant(std::string_view name, Fn fn) { return {name, fn}; }
+
+template <class Fn>
+struct goal_t {
+  std::string_view name;
+  Fn fn;
+};
+/// A state predicate that must hold in at least one reachable state (a guard
+/// against vacuous specs): bool(const State&).
+template <class Fn>
+goal_t<Fn> goal(std::string_view name, Fn fn) { return {name, fn}; }
+
+template <class Fn>
+struct constraint_t {
+  Fn fn;
+};
+/// States for which fn returns false are kept and checked but not expanded.
+template <class Fn>
+constraint_t<Fn> constraint(Fn fn) { return {fn}; }
+
+/// Marks a spec whose terminal states are expected (no deadlock check).
+struct allow_deadlock_t {};
+inline constexpr allow_deadlock_t allow_deadlock{};
+
+template <class... A>
+struct actions_t { std::tuple<A...> list; };
+template <class... I>
+struct invariants_t { std::tuple<I...> list; };
+template <class... G>
+struct goals_t { std::tuple<G...> list; };
+struct no_constraint {};
+
+template <class... A>
+actions_t<A...> actions(A... a) { return {std::make_tuple(std::move(a)...)}; }
+template <class... I>
+invariants_t<I...> invariants(I... i) { return {std::make_tuple(std::move(i)...)}; }
+template <class... G>
+goals_t<G...> reachable(G... g) { return {std::make_tuple(std::move(g)...)}; }
+
+/// A complete spec; built by statecheck::spec<State>(...).
+template <class State, class Init, class Actions, class Invariants, class Goals, class Constraint>
+struct spec_t {
+  using state_type = State;
+  std::string_view name;
+  Init init;
+  Actions actions;        // actions_t<...>
+  Invariants invariants;  // invariants_t<...>
+  Goals goals;            // goals_t<...>
+  Constraint constraint;  // constraint_t<Fn> or no_constraint
+  bool deadlock_allowed = false;
+  static constexpr bool has_constraint = !std::is_same_v<Constraint, no_constraint>;
+};
+
+namespace detail {
+template <template <class...> class Tmpl, class T>
+struct is_instance : std::false_type {};
+template <template <class...> class Tmpl, class... A>
+struct is_instance<Tmpl, Tmpl<A...>> : std::true_type {};
+
+template <class T>
+constexpr bool is_constraint = false;
+template <class Fn>
+constexpr bool is_constraint<constraint_t<Fn>> = true;
+
+/// The part of kind `Pred` among `parts`, or `fallback` when absent.
+template <template <class> class Pred, class Fallback, class... Parts>
+auto pick(Fallback fallback, const Parts&... parts) {
+  constexpr std::size_t n = (std::size_t{0} + ... + (Pred<Parts>::value ? 1 : 0));
+  static_assert(n <= 1, "statecheck::spec: each kind of part (init, actions, invariants, "
+                        "reachable, constraint) may be given once");
+  if constexpr (n == 0) {
+    return fallback;
+  } else {
+    return std::get<0>(std::tuple_cat([](const auto& p) {
+      if constexpr (Pred<std::remove_cvref_t<decltype(p)>>::value) return std::make_tuple(p);
+      else return std::tuple<>{};
+    }(parts)...));
+  }
+}
+template <class T> struct is_init_part : is_instance<init_t, T> {};
+template <class T> struct is_actions_part : is_instance<actions_t, T> {};
+template <class T> struct is_invariants_part : is_instance<invariants_t, T> {};
+template <class T> struct is_goals_part : is_instance<goals_t, T> {};
+template <class T> struct is_constraint_part : std::bool_constant<is_constraint<T>> {};
+template <class T> struct is_deadlock_part : std::is_same<T, allow_deadlock_t> {};
+}  // namespace detail
+
+}  // namespace statecheck
+
+#include "statecheck/detail/spec_checks.hpp"
+
+namespace statecheck {
+
+/// Builds a spec from its parts, in any order: init(...) and actions(...) are
+/// required; invariants(...), reachable(...), constraint(...) and
+/// allow_deadlock are optional.
+template <class State, class... Parts>
+auto spec(std::string_view name, Parts... parts) {
+  detail::check_state_type<State>();
+  static_assert((detail::is_init_part<Parts>::value || ...),
+                "statecheck::spec: add statecheck::init([](State& s) { ... })");
+  static_assert((detail::is_actions_part<Parts>::value || ...),
+                "statecheck::spec: add statecheck::actions(statecheck::action(...), ...)");
+  auto init_part = detail::pick<detail::is_init_part>(0, parts...);
+  auto actions_part = detail::pick<detail::is_actions_part>(0, parts...);
+  auto invariants_part = detail::pick<detail::is_invariants_part>(invariants_t<>{}, parts...);
+  auto goals_part = detail::pick<detail::is_goals_part>(goals_t<>{}, parts...);
+  auto constraint_part = detail::pick<detail::is_constraint_part>(no_constraint{}, parts...);
+  constexpr bool deadlock_ok = (detail::is_deadlock_part<Parts>::value || ...);
+  detail::check_parts<State>(init_part, actions_part, invariants_part, goals_part, constraint_part);
+  return spec_t<State, decltype(init_part), decltype(actions_part), decltype(invariants_part),
+                decltype(goals_part), decltype(constraint_part)>{
+      name, init_part, actions_part, invariants_part, goals_part, constraint_part, deadlock_ok};
+}
+
+}  // namespace statecheck

@@ -1,0 +1,9 @@
+// statecheck/statecheck.hpp - everything a spec file needs.
+#pragma once
+
+#include "statecheck/check.hpp"
+#include "statecheck/constants.hpp"
+#include "statecheck/containers.hpp"
+#include "statecheck/enum.hpp"
+#include "statecheck/registry.hpp"
+#include "statecheck/spec.hpp"

@@ -1,0 +1,49 @@
+// The per-level table of newly found states; guarantees in detail/level_table.hpp.
+#include "statecheck/detail/level_table.hpp"
+
+#include <bit>
+
+namespace statecheck::detail {
+
+LevelTable::LevelTable() { allocate(1u << 12); }
+
+void LevelTable::allocate(std::uint64_t capacity) {
+  slots_ = std::make_unique<Slot[]>(static_cast<std::size_t>(capacity));
+  mask_ = capacity - 1;
+}
+
+void LevelTable::clear() {
+  for (std::uint64_t i = 0; i < capacity(); ++i) slots_[i].tag.store(0, std::memory_order_relaxed);
+  size_.store(0, std::memory_order_relaxed);
+}
+
+void LevelTable::reserve(std::uint64_t total) {
+  std::uint64_t capacity = this->capacity();
+  while (static_cast<double>(total) > max_load * static_cast<double>(capacity)) capacity *= 2;
+  if (capacity == this->capacity()) return;
+  std::vector<Entry> entries;
+  entries.reserve(static_cast<std::size_t>(size()));
+  collect(0, this->capacity(), entries);
+  allocate(capacity);
+  for (const Entry& e : entries) {
+    std::uint64_t i = e.lo & mask_;
+    while (slots_[i].tag.load(std::memory_order_relaxed) != 0) i = (i + 1) & mask_;
+    Slot& s = slots_[i];
+    s.hi = e.hi;
+    s.worker = e.worker;
+    s.record = e.record;
+    s.key.store(e.key, std::memory_order_relaxed);
+    s.tag.store(e.lo, std::memory_order_relaxed);
+  }
+}
+
+void LevelTable::collect(std::uint64_t begin, std::uint64_t end, std::vector<Entry>& out) const {
+  for (std::uint64_t i = begin; i < end; ++i) {
+    const Slot& s = slots_[i];
+    const std::uint64_t tag = s.tag.load(std::memory_order_relaxed);
+    if (tag == 0) continue;
+    out.push_back({s.key.load(std::memory_order_relaxed), tag, s.hi, s.worker, s.record});
+  }
+}
+
+}  // namespace statecheck::detail

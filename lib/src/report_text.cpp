@@ -1,0 +1,197 @@
+// Text output: values, traces as diffs, the summary. See statecheck/report.hpp.
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "statecheck/report.hpp"
+
+namespace statecheck {
+
+int exit_code(const CheckResult& r) {
+  switch (r.outcome) {
+    case Outcome::ok: return exit_ok;
+    case Outcome::violation: return exit_violation;
+    case Outcome::error:
+    case Outcome::limit: return exit_error;
+  }
+  return exit_error;
+}
+
+std::string value_text(const Value& v) {
+  using K = Value::Kind;
+  switch (v.kind) {
+    case K::integer: return std::to_string(v.number);
+    case K::boolean: return v.number != 0 ? "true" : "false";
+    case K::name: return v.text;
+    case K::array:
+    case K::sequence:
+    case K::set: {
+      std::string s = v.kind == K::set ? "{" : "[";
+      for (std::size_t i = 0; i < v.items.size(); ++i) s += (i ? ", " : "") + value_text(v.items[i]);
+      return s + (v.kind == K::set ? "}" : "]");
+    }
+    case K::record: {
+      std::string s = "{";
+      for (std::size_t i = 0; i < v.items.size(); ++i)
+        s += (i ? ", " : "") + v.keys[i] + ": " + value_text(v.items[i]);
+      return s + "}";
+    }
+  }
+  return "?";
+}
+
+namespace {
+
+void flatten_into(const Value& v, const std::string& path, std::vector<Field>& out) {
+  using K = Value::Kind;
+  const bool structured_sequence = v.kind == K::sequence && !v.items.empty() && v.items.front().is_structured();
+  if (v.kind == K::record) {
+    for (std::size_t i = 0; i < v.items.size(); ++i)
+      flatten_into(v.items[i], path.empty() ? v.keys[i] : path + "." + v.keys[i], out);
+  } else if (v.kind == K::array || structured_sequence) {
+    if (structured_sequence) out.push_back({path + ".size", std::to_string(v.items.size())});
+    for (std::size_t i = 0; i < v.items.size(); ++i) flatten_into(v.items[i], path + "[" + std::to_string(i) + "]", out);
+  } else {
+    out.push_back({path, value_text(v)});
+  }
+}
+
+std::string with_commas(std::uint64_t n) {
+  std::string s = std::to_string(n);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
+  return s;
+}
+
+std::string bytes_text(std::size_t b) {
+  char buf[32];
+  if (b >= (std::size_t{1} << 30)) std::snprintf(buf, sizeof buf, "%.2f GiB", static_cast<double>(b) / (1 << 30));
+  else std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(b) / (1 << 20));
+  return buf;
+}
+
+std::string verdict(const CheckResult& r) {
+  switch (r.outcome) {
+    case Outcome::ok: return r.depth_bounded ? "ok up to the depth limit" : "ok";
+    case Outcome::limit: return "stopped: " + r.limit_message;
+    case Outcome::error: return "error: spec error in " + r.error->where + ": " + r.error->message;
+    case Outcome::violation: break;
+  }
+  const Violation& v = *r.violation;
+  switch (v.kind) {
+    case Violation::Kind::invariant:
+      return "violation: invariant " + v.property + " fails after " + std::to_string(v.length()) + " steps";
+    case Violation::Kind::deadlock:
+      return "violation: deadlock after " + std::to_string(v.length()) + " steps";
+    case Violation::Kind::goal:
+      return "violation: goal " + v.property + " is never reached";
+  }
+  return "violation";
+}
+
+void print_stats(std::ostream& out, const CheckResult& r) {
+  const Stats& s = r.stats;
+  char line[256];
+  const double rate = s.seconds > 0 ? static_cast<double>(s.distinct) / s.seconds : 0;
+  out << "  distinct states   " << with_commas(s.distinct) << "\n";
+  out << "  generated states  " << with_commas(s.generated) << "\n";
+  out << "  depth             " << s.depth << "\n";
+  std::snprintf(line, sizeof line, "  time              %.3f s, %u threads, %.0f distinct states/s\n", s.seconds,
+                s.threads, rate);
+  out << line;
+  const double per_state = s.distinct ? static_cast<double>(s.visited_bytes + s.trace_bytes) / static_cast<double>(s.distinct) : 0;
+  if (s.exact) {
+    out << "  visited set       exact (full states), " << bytes_text(s.visited_bytes) << "\n";
+  } else {
+    std::snprintf(line, sizeof line,
+                  "  visited set       %s, load %.1f%%, %u-bit fingerprints, omission probability <= %.2g\n",
+                  bytes_text(s.visited_bytes).c_str(), s.load * 100, s.fingerprint_bits, s.omission_probability);
+    out << line;
+  }
+  std::snprintf(line, sizeof line, "  memory            trace log %s, %.1f bytes/state with the visited set, peak RSS %s\n",
+                bytes_text(s.trace_bytes).c_str(), per_state, bytes_text(s.peak_rss).c_str());
+  out << line;
+}
+
+void print_coverage(std::ostream& out, const Stats& s) {
+  std::size_t width = 6;
+  for (const ActionStats& a : s.actions) width = std::max(width, a.name.size());
+  out << "  actions (times enabled / new states):\n";
+  for (const ActionStats& a : s.actions)
+    out << "    " << a.name << std::string(width - a.name.size() + 2, ' ') << with_commas(a.enabled) << " / "
+        << with_commas(a.new_states) << "\n";
+}
+
+}  // namespace
+
+std::vector<Field> flatten(const Value& state) {
+  std::vector<Field> out;
+  flatten_into(state, "", out);
+  return out;
+}
+
+void print_trace(std::ostream& out, const std::vector<TraceStep>& trace) {
+  std::map<std::string, std::string> previous;
+  for (std::size_t i = 0; i < trace.size(); ++i) {
+    const std::vector<Field> fields = flatten(trace[i].state);
+    out << "  " << i << ": " << (i == 0 ? "initial state" : trace[i].label) << "\n";
+    std::map<std::string, std::string> current;
+    for (const Field& f : fields) {
+      current[f.path] = f.text;
+      const auto it = previous.find(f.path);
+      if (i == 0 || it == previous.end() || it->second != f.text) out << "       " << f.path << " = " << f.text << "\n";
+    }
+    for (const auto& [path, text] : previous)
+      if (current.find(path) == current.end()) out << "       " << path << " (removed)\n";
+    previous = std::move(current);
+  }
+}
+
+void print_text(std::ostream& out, const CheckResult& r, const RunInfo& info, bool quiet) {
+  out << "statecheck: " << info.spec;
+  if (!info.constants.empty()) {
+    out << " (";
+    for (std::size_t i = 0; i < info.constants.size(); ++i)
+      out << (i ? ", " : "") << info.constants[i].first << "=" << info.constants[i].second;
+    out << ")";
+  }
+  out << "\n" << verdict(r) << "\n";
+  if (r.violation && !r.violation->trace.empty()) {
+    out << "trace (" << r.violation->length() << " steps):\n";
+    print_trace(out, r.violation->trace);
+  }
+  if (r.error && !r.error->trace.empty()) {
+    out << "trace to the state where it happened (" << r.error->trace.size() - 1 << " steps), then "
+        << r.error->where << " threw:\n";
+    print_trace(out, r.error->trace);
+  }
+  if (quiet) return;
+  out << "statistics:\n";
+  print_stats(out, r);
+  print_coverage(out, r.stats);
+  for (const std::string& w : r.warnings) out << "warning: " << w << "\n";
+}
+
+std::string summary_header() {
+  char line[200];
+  std::snprintf(line, sizeof line, "%-44s %-10s %12s %13s %6s %9s  %s", "spec", "result", "distinct", "generated",
+                "depth", "time", "property (trace length)");
+  return line;
+}
+
+std::string summary_row(const CheckResult& r, const RunInfo& info) {
+  std::string name = info.spec;
+  for (const auto& [k, v] : info.constants) name += " " + k + "=" + v;
+  const char* result = r.outcome == Outcome::ok ? "ok" : r.outcome == Outcome::violation ? "violation"
+                       : r.outcome == Outcome::limit ? "limit" : "error";
+  std::string property;
+  if (r.violation) property = r.violation->property + (r.violation->trace.empty() ? "" : " (" + std::to_string(r.violation->length()) + ")");
+  if (r.error) property = r.error->message;
+  char line[512];
+  std::snprintf(line, sizeof line, "%-44s %-10s %12s %13s %6u %8.2fs  %s", name.c_str(), result,
+                with_commas(r.stats.distinct).c_str(), with_commas(r.stats.generated).c_str(), r.stats.depth,
+                r.stats.seconds, property.c_str());
+  return line;
+}
+
+}  // namespace statecheck

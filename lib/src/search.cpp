@@ -1,0 +1,254 @@
+// The level-synchronous parallel BFS; the only module that uses oneTBB.
+// Determinism argument: detail/search.hpp and detail/level_table.hpp.
+#include "statecheck/detail/search.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_sort.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <memory>
+#include <thread>
+
+#include "statecheck/detail/progress.hpp"
+#include "statecheck/detail/search_state.hpp"
+#include "statecheck/detail/trace_builder.hpp"
+
+namespace statecheck::detail {
+
+namespace {
+
+constexpr std::size_t chunk_states = 64;  // states per call into the spec
+
+class Search : public SearchState {
+ public:
+  Search(const ModelOps& model_ops, const CheckOptions& opts)
+      : SearchState(model_ops, opts), arena_(static_cast<int>(threads)) {}
+
+  CheckResult run() {
+    const auto start = std::chrono::steady_clock::now();
+    progress.start(options.progress_seconds);
+    arena_.execute([&] { search(); });
+    progress.stop();
+    result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    finish_stats();
+    return std::move(result);
+  }
+
+ private:
+  void search() {
+    if (!initial_level()) return;
+    for (;;) {
+      if (!check_level()) return;
+      if (options.max_depth != 0 && level >= options.max_depth) {
+        result.depth_bounded = true;
+        break;
+      }
+      if (!expand_level()) return;
+      if (table.size() == 0) break;  // nothing new: the search is complete
+      if (!finish_level(false)) return;
+    }
+    report_unreached_goals();
+  }
+
+  bool initial_level() {
+    Worker& w = *workers[0];
+    try {
+      ops.initial(ops.model, w);
+    } catch (const std::exception& e) {
+      w.error(w.error_rank, 0, e.what());
+    }
+    if (w.error_rank != Worker::none) {
+      fail_in_init(w.error_rank, w.error_message);
+      return false;
+    }
+    if (table.size() == 0) {
+      throw config_error("spec '" + ops.name + "' has no initial state: check its init function");
+    }
+    return finish_level(true);
+  }
+
+  /// Orders the states of the level table into the next frontier.
+  bool finish_level(bool initial) {
+    std::vector<LevelTable::Entry> entries = collect_entries();
+    const std::uint64_t n = entries.size();
+    if (!make_room(n)) return false;
+    tbb::parallel_sort(entries.begin(), entries.end(),
+                       [](const LevelTable::Entry& a, const LevelTable::Entry& b) { return a.key < b.key; });
+    const std::uint64_t parent_count = level == 0 ? 1 : frontier_count;
+    auto next = allocate_states(n);
+    const std::uint64_t first_id = result.stats.distinct;
+    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, n, 1024), [&](const auto& r) {
+      for (std::uint64_t i = r.begin(); i != r.end(); ++i) {
+        const LevelTable::Entry& e = entries[i];
+        const std::byte* record = workers[e.worker]->found.at(e.record);
+        std::memcpy(next.get() + i * frontier_stride, record, ops.state_size);
+        const Hash128 h{e.lo, e.hi};
+        if (exact) {
+          std::memcpy(exact->encoding_slot(first_id + i), layout.encoding(record), layout.encoded_bytes());
+          exact->insert(first_id + i, h);
+        } else if (visited->insert(h) == VisitedSet::Insert::overflow) {
+          overflow.store(true, std::memory_order_relaxed);
+        }
+      }
+    });
+    if (overflow.load()) {
+      stop_on_limit("the visited set's probe sequence grew beyond its limit; raise --memory");
+      return false;
+    }
+    log.begin_level(n, parent_count, initial ? ops.init_combinations : ops.transitions);
+    for (std::uint64_t i = 0; i < n; ++i) {
+      const std::uint64_t key = entries[i].key;
+      if (initial) {
+        log.set(i, 0, static_cast<std::uint32_t>(key));
+      } else {
+        const auto tid = static_cast<std::uint32_t>(key & ((std::uint64_t{1} << tid_bits) - 1));
+        log.set(i, key >> tid_bits, tid);
+        ++result.stats.actions[ops.action_of_transition[tid]].new_states;
+      }
+    }
+    frontier = std::move(next);
+    frontier_count = n;
+    ++level;
+    result.stats.distinct += n;
+    result.stats.depth = level;
+    result.stats.level_sizes.push_back(n);
+    table.clear();
+    for (auto& w : workers) w->found.clear();
+    progress.publish(level, result.stats.distinct, generated_so_far(), n, table_load());
+    return true;
+  }
+
+  std::vector<LevelTable::Entry> collect_entries() {
+    tbb::enumerable_thread_specific<std::vector<LevelTable::Entry>> parts;
+    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, table.capacity(), 1u << 14), [&](const auto& r) {
+      table.collect(r.begin(), r.end(), parts.local());
+    });
+    std::vector<LevelTable::Entry> all;
+    all.reserve(static_cast<std::size_t>(table.size()));
+    for (auto& p : parts) all.insert(all.end(), p.begin(), p.end());
+    return all;
+  }
+
+  /// Grows the visited set for `n` more states, within the memory budget.
+  bool make_room(std::uint64_t n) {
+    const std::uint64_t total = result.stats.distinct + n;
+    if (exact) {
+      exact->reserve(total);
+      return true;
+    }
+    while (visited->needs_growth(total) && visited->can_grow()) {
+      visited->begin_growth();
+      tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, visited->old_capacity(), 1u << 16),
+                        [&](const auto& r) {
+                          if (visited->migrate(r.begin(), r.end()) == VisitedSet::Insert::overflow)
+                            overflow.store(true, std::memory_order_relaxed);
+                        });
+      visited->end_growth();
+    }
+    if (overflow.load() || !visited->can_hold(total)) {
+      stop_on_limit("the visited set is full: " + std::to_string(result.stats.distinct) +
+                    " states fill its budget of " + std::to_string(visited->budget() >> 20) +
+                    " MiB before level " + std::to_string(level + 1) + " (" + std::to_string(n) +
+                    " more states); raise --memory");
+      return false;
+    }
+    return true;
+  }
+
+  /// Checks invariants and goals on the frontier; false when the search ends.
+  bool check_level() {
+    tbb::enumerable_thread_specific<CheckOutcome> parts([&] {
+      CheckOutcome o;
+      o.goal_ranks.assign(ops.goal_names.size(), CheckOutcome::none);
+      return o;
+    });
+    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, frontier_count, chunk_states), [&](const auto& r) {
+      CheckOutcome& out = parts.local();
+      if (out.violation_rank < r.begin() || out.error_rank < r.begin()) return;
+      ops.check(ops.model, chunk(r.begin(), r.end()), invariant_mask, out);
+    });
+    CheckOutcome best;
+    best.goal_ranks.assign(ops.goal_names.size(), CheckOutcome::none);
+    for (const CheckOutcome& o : parts) merge_outcome(best, o);
+    for (std::size_t g = 0; g < best.goal_ranks.size(); ++g)
+      if (best.goal_ranks[g] != CheckOutcome::none && goal_level[g] == 0) {
+        goal_level[g] = level;
+        goal_rank[g] = best.goal_ranks[g];
+      }
+    if (best.error_rank != CheckOutcome::none && best.error_rank <= best.violation_rank) {
+      fail_with_error({level, best.error_rank}, best.error, "property check", std::nullopt);
+      return false;
+    }
+    if (best.violation_rank != CheckOutcome::none) {
+      report_violation(Violation::Kind::invariant, ops.invariant_names[best.violated], {level, best.violation_rank});
+      return false;
+    }
+    return true;
+  }
+
+  /// Expands the frontier into the level table, in batches that cannot fill it.
+  bool expand_level() {
+    for (auto& w : workers) w->reset_level();
+    const std::uint64_t fanout = std::max<std::uint64_t>(ops.transitions, 1);
+    std::uint64_t i = 0;
+    while (i < frontier_count) {
+      const std::uint64_t left = frontier_count - i;
+      const double room = LevelTable::max_load * static_cast<double>(table.capacity()) - static_cast<double>(table.size());
+      std::uint64_t batch = std::min<std::uint64_t>(left, static_cast<std::uint64_t>(std::max(0.0, room)) / fanout);
+      if (batch < std::min<std::uint64_t>(left, 4096)) {
+        batch = std::min<std::uint64_t>(left, 4096);
+        table.reserve(table.size() + batch * fanout);
+      }
+      tbb::parallel_for(tbb::blocked_range<std::uint64_t>(i, i + batch, chunk_states), [&](const auto& r) {
+        Worker& w = *workers[static_cast<std::size_t>(tbb::this_task_arena::current_thread_index())];
+        ops.expand(ops.model, chunk(r.begin(), r.end()), w);
+      });
+      i += batch;
+      progress.publish(level, result.stats.distinct + table.size(), generated_so_far(), frontier_count - i,
+                       table_load());
+    }
+    return report_expansion_failures();
+  }
+
+  /// A spec error or a deadlock found while expanding (smallest rank first).
+  bool report_expansion_failures() {
+    const Worker* err = nullptr;
+    std::uint64_t dead = Worker::none;
+    for (const auto& w : workers) {
+      if (w->error_rank != Worker::none &&
+          (err == nullptr || w->error_rank < err->error_rank ||
+           (w->error_rank == err->error_rank && w->error_tid < err->error_tid)))
+        err = w.get();
+      dead = std::min(dead, w->deadlock_rank);
+    }
+    if (err != nullptr && err->error_rank <= dead) {
+      fail_with_error({level, err->error_rank}, err->error_message, "", err->error_tid);
+      return false;
+    }
+    if (dead != Worker::none && options.check_deadlock && !ops.deadlock_allowed) {
+      report_violation(Violation::Kind::deadlock, "Deadlock", {level, dead});
+      return false;
+    }
+    return true;
+  }
+
+  StateChunk chunk(std::uint64_t begin, std::uint64_t end) const {
+    return {frontier.get() + begin * frontier_stride, frontier_stride, static_cast<std::size_t>(end - begin), begin};
+  }
+
+  tbb::task_arena arena_;
+};
+
+}  // namespace
+
+CheckResult run_search(const ModelOps& ops, const CheckOptions& options) {
+  Search search(ops, options);
+  return search.run();
+}
+
+}  // namespace statecheck::detail

@@ -1,0 +1,183 @@
+// Search bookkeeping and result assembly; see detail/search_state.hpp.
+#include "statecheck/detail/search_state.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <bit>
+#include <fstream>
+#include <thread>
+
+#include "statecheck/detail/trace_builder.hpp"
+
+namespace statecheck::detail {
+
+namespace {
+
+std::size_t physical_memory() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) : std::size_t{8} << 30;
+}
+
+std::size_t peak_rss_bytes() {
+  std::ifstream status("/proc/self/status");
+  std::string word;
+  while (status >> word) {
+    if (word == "VmHWM:") {
+      std::size_t kib = 0;
+      status >> kib;
+      return kib * 1024;
+    }
+  }
+  return 0;
+}
+
+std::uint64_t invariant_mask_for(const ModelOps& ops, const std::vector<std::string>& names) {
+  if (ops.invariant_names.size() > 64) throw config_error("spec '" + ops.name + "' declares more than 64 invariants");
+  if (names.empty()) return ops.invariant_names.size() == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << ops.invariant_names.size()) - 1;
+  std::uint64_t mask = 0;
+  for (const std::string& name : names) {
+    const auto it = std::find(ops.invariant_names.begin(), ops.invariant_names.end(), name);
+    if (it == ops.invariant_names.end()) {
+      std::string known;
+      for (const auto& n : ops.invariant_names) known += (known.empty() ? "" : ", ") + n;
+      throw config_error("unknown invariant '" + name + "' for spec '" + ops.name + "'; use one of: " +
+                         (known.empty() ? "(none declared)" : known));
+    }
+    mask |= std::uint64_t{1} << (it - ops.invariant_names.begin());
+  }
+  return mask;
+}
+
+std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
+
+}  // namespace
+
+SearchState::SearchState(const ModelOps& model_ops, const CheckOptions& opts) : ops(model_ops), options(opts) {
+  invariant_mask = invariant_mask_for(ops, options.invariants);
+  threads = options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  if (options.memory == 0) options.memory = physical_memory() / 2;
+  layout.state_size = ops.state_size;
+  layout.encoding_size = ops.encoding_size;
+  layout.stride = round_up(ops.state_size + ops.encoding_size, 16);
+  frontier_stride = round_up(ops.state_size, 8);
+  tid_bits = static_cast<unsigned>(std::bit_width(std::max<std::uint32_t>(ops.transitions, 2) - 1));
+  if (options.exact) exact = std::make_unique<ExactSet>(layout.encoded_bytes());
+  else visited = std::make_unique<VisitedSet>(options.memory);
+  ctx = {visited.get(), exact.get(), &table, layout, tid_bits};
+  const std::size_t staging = std::max<std::size_t>(ops.transitions, 1);
+  for (unsigned i = 0; i < threads; ++i) {
+    workers.push_back(std::make_unique<Worker>(i, ctx, ops.transitions, staging));
+    peers.push_back(workers.back().get());
+  }
+  for (auto& w : workers) w->peers = &peers;
+  goal_level.assign(ops.goal_names.size(), 0);
+  goal_rank.assign(ops.goal_names.size(), 0);
+  result.spec = ops.name;
+  result.stats.threads = threads;
+  result.stats.exact = options.exact;
+  for (const std::string& name : ops.action_names) result.stats.actions.push_back({name, 0, 0});
+}
+
+std::unique_ptr<std::byte[]> SearchState::allocate_states(std::uint64_t n) const {
+  return std::unique_ptr<std::byte[]>(new std::byte[static_cast<std::size_t>(std::max<std::uint64_t>(n, 1)) * frontier_stride]);
+}
+
+std::uint64_t SearchState::generated_so_far() const {
+  std::uint64_t g = 0;
+  for (const auto& w : workers) g += w->generated;
+  return g;
+}
+
+void SearchState::merge_outcome(CheckOutcome& best, const CheckOutcome& o) {
+  if (o.violation_rank < best.violation_rank ||
+      (o.violation_rank == best.violation_rank && o.violated < best.violated)) {
+    best.violation_rank = o.violation_rank;
+    best.violated = o.violated;
+  }
+  if (o.error_rank < best.error_rank) {
+    best.error_rank = o.error_rank;
+    best.error = o.error;
+  }
+  for (std::size_t g = 0; g < best.goal_ranks.size() && g < o.goal_ranks.size(); ++g)
+    best.goal_ranks[g] = std::min(best.goal_ranks[g], o.goal_ranks[g]);
+}
+
+std::vector<TraceStep> SearchState::trace_to(Location at, bool compare_last) {
+  std::string problem;
+  const std::byte* last = compare_last ? frontier.get() + at.rank * frontier_stride : nullptr;
+  std::vector<TraceStep> steps =
+      TraceBuilder(ops, visited.get(), exact.get()).build(log.path(at.level, at.rank), problem, last);
+  if (!problem.empty()) {
+    result.outcome = Outcome::error;
+    result.violation.reset();
+    result.error = SpecError{problem, "replay", {}};
+  }
+  return steps;
+}
+
+void SearchState::report_violation(Violation::Kind kind, const std::string& property, Location at) {
+  result.outcome = Outcome::violation;
+  result.violation = Violation{kind, property, {}};
+  std::vector<TraceStep> steps = trace_to(at, true);
+  if (result.violation) result.violation->trace = std::move(steps);
+}
+
+void SearchState::fail_with_error(Location at, const std::string& message, const std::string& where,
+                                  std::optional<std::uint32_t> tid) {
+  result.outcome = Outcome::error;
+  result.error = SpecError{message, where, {}};
+  if (tid) result.error->where = "action " + transition_label(ops.describe(ops.model, *tid));
+  std::vector<TraceStep> steps = trace_to(at, true);
+  if (result.error && result.error->where != "replay") result.error->trace = std::move(steps);
+}
+
+void SearchState::fail_in_init(std::uint64_t combination, const std::string& message) {
+  result.outcome = Outcome::error;
+  result.error = SpecError{message, "init (combination " + std::to_string(combination) + ")", {}};
+}
+
+void SearchState::stop_on_limit(const std::string& message) {
+  result.outcome = Outcome::limit;
+  result.limit_message = message;
+}
+
+void SearchState::report_unreached_goals() {
+  for (std::size_t g = 0; g < goal_level.size(); ++g) {
+    if (goal_level[g] != 0) continue;
+    if (!result.violation) {
+      result.outcome = Outcome::violation;
+      result.violation = Violation{Violation::Kind::goal, ops.goal_names[g], {}};
+    } else {
+      result.warnings.push_back("goal " + ops.goal_names[g] + " was never reached either");
+    }
+  }
+}
+
+void SearchState::finish_stats() {
+  Stats& s = result.stats;
+  s.generated = generated_so_far();
+  s.transition_enabled.assign(ops.transitions, 0);
+  for (const auto& w : workers)
+    for (std::size_t t = 0; t < w->enabled.size(); ++t) s.transition_enabled[t] += w->enabled[t];
+  for (std::size_t t = 0; t < s.transition_enabled.size(); ++t)
+    s.actions[ops.action_of_transition[t]].enabled += s.transition_enabled[t];
+  for (const ActionStats& a : s.actions)
+    if (a.enabled == 0 && result.outcome == Outcome::ok)
+      result.warnings.push_back("action " + a.name + " was never enabled");
+  s.trace_bytes = log.bytes();
+  if (visited) {
+    s.visited_bytes = visited->bytes();
+    s.visited_capacity = visited->capacity();
+    s.load = visited->load();
+    s.fingerprint_bits = VisitedSet::fingerprint_bits();
+    s.omission_probability = visited->omission_probability();
+    s.compaction_collisions = visited->collisions();
+  } else {
+    s.visited_bytes = exact->bytes();
+  }
+  s.peak_rss = peak_rss_bytes();
+}
+
+}  // namespace statecheck::detail
