@@ -4,6 +4,7 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
+#include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_sort.h>
 #include <tbb/task_arena.h>
@@ -32,6 +33,8 @@ class Search : public SearchState {
   CheckResult run() {
     const auto start = std::chrono::steady_clock::now();
     progress.start(options.progress_seconds);
+    // As many threads as asked for, even beyond the cores (tests oversubscribe).
+    const tbb::global_control allow(tbb::global_control::max_allowed_parallelism, threads);
     arena_.execute([&] { search(); });
     progress.stop();
     result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

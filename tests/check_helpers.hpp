@@ -1,0 +1,57 @@
+// Helpers shared by the tests: run a spec with a given thread count and
+// compare what must not depend on it.
+#pragma once
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "statecheck/check.hpp"
+
+namespace test {
+
+inline statecheck::CheckOptions options(unsigned threads) {
+  statecheck::CheckOptions o;
+  o.threads = threads;
+  o.memory = std::size_t{256} << 20;
+  return o;
+}
+
+/// Action labels of a trace, initial state excluded.
+inline std::vector<std::string> labels(const std::vector<statecheck::TraceStep>& trace) {
+  std::vector<std::string> out;
+  for (std::size_t i = 1; i < trace.size(); ++i) out.push_back(trace[i].label);
+  return out;
+}
+
+/// Everything that must be identical for any number of threads.
+inline void require_same(const statecheck::CheckResult& a, const statecheck::CheckResult& b) {
+  REQUIRE(a.outcome == b.outcome);
+  REQUIRE(a.stats.distinct == b.stats.distinct);
+  REQUIRE(a.stats.generated == b.stats.generated);
+  REQUIRE(a.stats.depth == b.stats.depth);
+  REQUIRE(a.stats.level_sizes == b.stats.level_sizes);
+  REQUIRE(a.violation.has_value() == b.violation.has_value());
+  if (a.violation) {
+    REQUIRE(a.violation->property == b.violation->property);
+    REQUIRE(labels(a.violation->trace) == labels(b.violation->trace));
+    for (std::size_t i = 0; i < a.violation->trace.size(); ++i)
+      REQUIRE(a.violation->trace[i].state == b.violation->trace[i].state);
+  }
+}
+
+/// Checks with 1 and 2 threads (and `more` if given), requires identical
+/// results, and returns the single-threaded one.
+template <class Spec>
+statecheck::CheckResult check_all_threads(const Spec& spec, statecheck::CheckOptions o = options(1),
+                                          std::vector<unsigned> more = {2, 4}) {
+  o.threads = 1;
+  const statecheck::CheckResult one = statecheck::check(spec, o);
+  for (unsigned t : more) {
+    o.threads = t;
+    require_same(one, statecheck::check(spec, o));
+  }
+  return one;
+}
+
+}  // namespace test
