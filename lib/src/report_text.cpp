@@ -28,13 +28,20 @@ std::string value_text(const Value& v) {
     case K::sequence:
     case K::set: {
       std::string s = v.kind == K::set ? "{" : "[";
-      for (std::size_t i = 0; i < v.items.size(); ++i) s += (i ? ", " : "") + value_text(v.items[i]);
+      for (std::size_t i = 0; i < v.items.size(); ++i) {
+        if (i > 0) s += ", ";
+        s += value_text(v.items[i]);
+      }
       return s + (v.kind == K::set ? "}" : "]");
     }
     case K::record: {
       std::string s = "{";
-      for (std::size_t i = 0; i < v.items.size(); ++i)
-        s += (i ? ", " : "") + v.keys[i] + ": " + value_text(v.items[i]);
+      for (std::size_t i = 0; i < v.items.size(); ++i) {
+        if (i > 0) s += ", ";
+        s += v.keys[i];
+        s += ": ";
+        s += value_text(v.items[i]);
+      }
       return s + "}";
     }
   }
@@ -58,8 +65,12 @@ void flatten_into(const Value& v, const std::string& path, std::vector<Field>& o
 }
 
 std::string with_commas(std::uint64_t n) {
-  std::string s = std::to_string(n);
-  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
+  const std::string digits = std::to_string(n);
+  std::string s;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) s.push_back(',');
+    s.push_back(digits[i]);
+  }
   return s;
 }
 

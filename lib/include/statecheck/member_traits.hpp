@@ -54,7 +54,8 @@ struct member_traits<T, std::enable_if_t<std::is_integral_v<T>>> {
   static constexpr bool supported = true;
   static constexpr std::size_t size = sizeof(T);
   static void encode(const T& v, std::byte*& out) {
-    detail::encode_unsigned(static_cast<std::make_unsigned_t<T>>(v), out);
+    if constexpr (std::is_same_v<T, bool>) *out++ = static_cast<std::byte>(v ? 1 : 0);
+    else detail::encode_unsigned(static_cast<std::make_unsigned_t<T>>(v), out);
   }
   static Value to_value(const T& v) {
     if constexpr (std::is_same_v<T, bool>) return Value::boolean(v);

@@ -1,0 +1,117 @@
+// The checker binaries as a user runs them: exit codes, one-line errors that
+// say what to do, JSON output, and a one-spec binary.
+#include <sys/wait.h>
+
+#include <array>
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace {
+
+struct Run {
+  int code;
+  std::string out;  // stdout and stderr together
+};
+
+Run run(const std::string& binary, const std::string& args) {
+  const std::string command = binary + " " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string out;
+  std::array<char, 4096> buf{};
+  std::size_t n = 0;
+  while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) out.append(buf.data(), n);
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+Run statecheck(const std::string& args) { return run(STATECHECK_BIN, args); }
+
+std::size_t lines(const std::string& s) {
+  std::size_t n = 0;
+  for (char c : s) n += c == '\n' ? 1 : 0;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("exit codes: 0 holds, 1 violated", "[cli]") {
+  REQUIRE(statecheck("check two-phase --quiet").code == 0);
+  const Run r = statecheck("check die-hard --quiet");
+  REQUIRE(r.code == 1);
+  REQUIRE_THAT(r.out, Catch::Contains("violation: invariant NotSolved fails after 6 steps"));
+  REQUIRE_THAT(r.out, Catch::Contains("  6: BigToSmall\n       big = 4\n       small = 3\n"));
+}
+
+TEST_CASE("usage errors: one line naming the problem and the fix, exit 2", "[cli]") {
+  struct Case {
+    const char* args;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"check no-such-spec", "unknown spec 'no-such-spec'; 'statecheck list' shows the available specs"},
+      {"check two-phase --bogus", "--bogus"},
+      {"check two-phase --set rms=11", "constant rms=11 is out of range; use a value in 1..10"},
+      {"check two-phase --set rms=three", "constant rms takes an integer in 1..10, not 'three'"},
+      {"check two-phase --set nodes=3", "unknown constant 'nodes' for spec 'two-phase'; use one of: rms"},
+      {"check two-phase --set rms", "--set takes name=value (e.g. --set rms=4), not 'rms'"},
+      {"check two-phase --memory lots", "--memory takes a size such as 512M or 2G, not 'lots'"},
+      {"check two-phase --memory 1K", "--memory 1K is too small; give at least 16M"},
+      {"check two-phase --invariant Nope", "unknown invariant 'Nope' for spec 'two-phase'; use one of: TCConsistent"},
+      {"check two-phase --format xml", "--format"},
+      {"check two-phase --threads 0", "--threads"},
+      {"check", "spec"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.args);
+    const Run r = statecheck(c.args);
+    REQUIRE(r.code == 2);
+    REQUIRE(lines(r.out) == 1);
+    REQUIRE_THAT(r.out, Catch::StartsWith("statecheck: error: ") && Catch::Contains(c.message));
+  }
+}
+
+TEST_CASE("json format: one document with stats and the trace", "[cli]") {
+  const Run r = statecheck("check die-hard --format json --threads 2");
+  REQUIRE(r.code == 1);
+  const auto doc = nlohmann::json::parse(r.out);
+  REQUIRE(doc["spec"] == "die-hard");
+  REQUIRE(doc["result"] == "violation");
+  REQUIRE(doc["stats"]["distinct"] == 14);  // levels 1..7; the search stops at the violating level
+  REQUIRE(doc["stats"]["threads"] == 2);
+  REQUIRE(doc["violation"]["kind"] == "invariant");
+  REQUIRE(doc["violation"]["property"] == "NotSolved");
+  const auto& trace = doc["violation"]["trace"];
+  REQUIRE(trace.size() == 7);
+  REQUIRE(trace[0]["action"].is_null());
+  REQUIRE(trace[6]["action"] == "BigToSmall");
+  REQUIRE(trace[6]["state"]["big"] == 4);
+
+  const Run ok = statecheck("check two-phase --set rms=4 --format json");
+  REQUIRE(ok.code == 0);
+  const auto okdoc = nlohmann::json::parse(ok.out);
+  REQUIRE(okdoc["constants"]["rms"] == "4");
+  REQUIRE(okdoc["stats"]["distinct"] == 1568);
+  REQUIRE(okdoc["stats"]["generated"] == 8258);
+  REQUIRE(okdoc["stats"]["depth"] == 14);
+}
+
+TEST_CASE("a spec whose effect throws: exit 3 with the action and the trace", "[cli]") {
+  const Run r = run(FAULTY_BIN, "--set crash_at=3 --quiet");
+  REQUIRE(r.code == 3);
+  REQUIRE_THAT(r.out, Catch::Contains("error: spec error in action Step(by=2): counter hit crash_at"));
+  REQUIRE_THAT(r.out, Catch::Contains("trace to the state where it happened (1 steps)"));
+  REQUIRE_THAT(r.out, Catch::Contains("  1: Step(by=1)\n       n = 1\n"));
+  // The same one-spec binary without a spec name, holding when it cannot throw.
+  REQUIRE(run(FAULTY_BIN, "--set safe=true --quiet").code == 0);
+  REQUIRE(run(FAULTY_BIN, "list").code == 0);
+}
+
+TEST_CASE("a visited-set budget that fills: clean stop, exit 3", "[cli]") {
+  const Run r = statecheck("check two-phase --set rms=9 --memory 16M --quiet");
+  REQUIRE(r.code == 3);
+  REQUIRE_THAT(r.out, Catch::Contains("stopped: the visited set is full"));
+  REQUIRE_THAT(r.out, Catch::Contains("raise --memory"));
+}

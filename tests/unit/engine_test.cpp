@@ -1,0 +1,183 @@
+// Engine modules on their own: encoding and fingerprints, the visited set
+// under concurrent inserts and growth, the trace log, transition enumeration.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <random>
+#include <set>
+#include <thread>
+
+#include "check_helpers.hpp"
+#include "statecheck/detail/trace_builder.hpp"
+#include "statecheck/detail/trace_log.hpp"
+#include "statecheck/detail/visited_set.hpp"
+#include "statecheck/report.hpp"
+#include "statecheck/statecheck.hpp"
+
+namespace {
+
+STATECHECK_ENUM(Color, red, green, blue);
+
+struct Inner {
+  BOOST_HANA_DEFINE_STRUCT(Inner, (std::uint8_t, a), (std::uint32_t, b));  // padded: 3 bytes
+  friend bool operator==(const Inner&, const Inner&) = default;
+};
+
+struct Padded {
+  BOOST_HANA_DEFINE_STRUCT(Padded, (Inner, inner), (Color, color), (statecheck::bounded_vec<std::uint16_t, 4>, log),
+                           (statecheck::id_set<5>, acks), (std::array<bool, 2>, flags));
+  friend bool operator==(const Padded&, const Padded&) = default;
+};
+
+template <class T>
+std::vector<std::byte> encode(const T& t) {
+  std::vector<std::byte> out(statecheck::encoded_size<T>);
+  std::byte* p = out.data();
+  statecheck::member_traits<T>::encode(t, p);
+  REQUIRE(p == out.data() + out.size());
+  return out;
+}
+
+statecheck::detail::Hash128 random_hash(std::mt19937_64& rng) { return {rng() | 2, rng()}; }
+
+struct S {
+  BOOST_HANA_DEFINE_STRUCT(S, (std::uint8_t, x));
+  friend bool operator==(const S&, const S&) = default;
+};
+
+}  // namespace
+
+TEST_CASE("encoding is canonical: padding and unused slots do not count", "[encode]") {
+  STATIC_REQUIRE(!std::has_unique_object_representations_v<Padded>);
+  STATIC_REQUIRE(statecheck::encoded_size<Padded> == 1 + 4 + 1 + (1 + 4 * 2) + 8 + 2);
+  Padded x, y;
+  std::memset(static_cast<void*>(&x), 0xAB, sizeof x);  // garbage in the padding of x
+  x.inner = {1, 2};
+  x.color = Color::blue;
+  x.log.clear();
+  x.acks.clear();
+  x.flags = {true, false};
+  y.inner = {1, 2};
+  y.color = Color::blue;
+  y.flags = {true, false};
+  REQUIRE(x == y);
+  REQUIRE(encode(x) == encode(y));
+  x.log.push_back(7);
+  x.log.pop_back();  // leaves the slot zeroed again
+  REQUIRE(encode(x) == encode(y));
+  y.acks.insert(3);
+  REQUIRE(encode(x) != encode(y));
+}
+
+TEST_CASE("values print by name and flatten by path", "[encode]") {
+  Padded p{};
+  p.inner = {3, 40};
+  p.color = Color::green;
+  p.log = {5, 6};
+  p.acks = {0, 4};
+  const statecheck::Value v = statecheck::to_value(p);
+  REQUIRE(statecheck::value_text(v) ==
+          "{inner: {a: 3, b: 40}, color: green, log: [5, 6], acks: {0, 4}, flags: [false, false]}");
+  const auto fields = statecheck::flatten(v);
+  std::vector<std::string> paths;
+  for (const auto& f : fields) paths.push_back(f.path + "=" + f.text);
+  REQUIRE(paths == std::vector<std::string>{"inner.a=3", "inner.b=40", "color=green", "log=[5, 6]", "acks={0, 4}",
+                                            "flags[0]=false", "flags[1]=false"});
+}
+
+TEST_CASE("containers reject misuse with exceptions, not undefined behaviour", "[encode]") {
+  statecheck::bounded_vec<int, 2> v{1, 2};
+  REQUIRE_THROWS_AS(v.push_back(3), std::length_error);
+  REQUIRE_THROWS_AS(v.at(2), std::out_of_range);
+  statecheck::id_set<4> s;
+  REQUIRE_THROWS_AS(s.insert(4), std::out_of_range);
+  statecheck::bounded_vec<int, 4> m;
+  for (int x : {3, 1, 2, 1}) m.insert_sorted(x);
+  REQUIRE(m == statecheck::bounded_vec<int, 4>{1, 1, 2, 3});
+}
+
+TEST_CASE("visited set: concurrent inserts, lookups and growth lose nothing", "[visited]") {
+  statecheck::detail::VisitedSet set(std::size_t{64} << 20);
+  std::mt19937_64 rng(42);
+  std::vector<statecheck::detail::Hash128> hashes(600000);
+  for (auto& h : hashes) h = random_hash(rng);
+  // Grow as the search does, then insert from 4 threads at once.
+  while (set.needs_growth(hashes.size()) && set.can_grow()) {
+    set.begin_growth();
+    REQUIRE(set.migrate(0, set.old_capacity()) == statecheck::detail::VisitedSet::Insert::added);
+    set.end_growth();
+  }
+  REQUIRE(set.capacity() == (std::uint64_t{1} << 20));
+  std::vector<std::thread> threads;
+  std::atomic<int> added{0};
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (std::size_t i = static_cast<std::size_t>(t); i < hashes.size(); i += 4)
+        if (set.insert(hashes[i]) == statecheck::detail::VisitedSet::Insert::added) ++added;
+      // Inserting again from another thread finds it present.
+      for (std::size_t i = static_cast<std::size_t>((t + 1) % 4); i < hashes.size(); i += 4)
+        REQUIRE(set.contains(hashes[i]));
+    });
+  for (auto& t : threads) t.join();
+  REQUIRE(added == 600000);
+  REQUIRE(set.size() == 600000);
+  // Doubling twice (migration reads each entry's next home bit from its signature).
+  for (int g = 0; g < 2; ++g) {
+    set.begin_growth();
+    REQUIRE(set.migrate(0, set.old_capacity()) == statecheck::detail::VisitedSet::Insert::added);
+    set.end_growth();
+  }
+  REQUIRE(set.capacity() == (std::uint64_t{1} << 22));
+  for (const auto& h : hashes) REQUIRE(set.contains(h));
+  std::size_t false_hits = 0;
+  for (int i = 0; i < 100000; ++i) false_hits += set.contains(random_hash(rng)) ? 1 : 0;
+  REQUIRE(false_hits == 0);
+  REQUIRE(set.omission_probability() < 1e-10);
+}
+
+TEST_CASE("visited set: the budget stops growth", "[visited]") {
+  statecheck::detail::VisitedSet set(std::size_t{8} << 20);  // exactly the initial 2^20 words
+  REQUIRE_FALSE(set.can_grow());
+  REQUIRE(set.can_hold(900000));
+  REQUIRE_FALSE(set.can_hold(1000000));
+}
+
+TEST_CASE("trace log: records of any width round-trip", "[tracelog]") {
+  statecheck::detail::TraceLog log;
+  log.begin_level(1, 1, 5);  // initial combination 3 of 5
+  log.set(0, 0, 3);
+  std::mt19937_64 rng(7);
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> level2(1000);
+  log.begin_level(level2.size(), 1, 37);
+  for (std::size_t i = 0; i < level2.size(); ++i) {
+    level2[i] = {0, static_cast<std::uint32_t>(rng() % 37)};
+    log.set(i, level2[i].first, level2[i].second);
+  }
+  log.begin_level(5000, level2.size(), 1u << 20);
+  for (std::uint64_t i = 0; i < 5000; ++i) log.set(i, i % 1000, static_cast<std::uint32_t>(i * 7919 % (1u << 20)));
+  for (std::uint64_t i = 0; i < 5000; ++i) {
+    const auto s = log.get(3, i);
+    REQUIRE(s.parent_rank == i % 1000);
+    REQUIRE(s.tid == i * 7919 % (1u << 20));
+  }
+  const auto path = log.path(3, 1234);
+  REQUIRE(path == std::vector<std::uint32_t>{3, level2[234].second, static_cast<std::uint32_t>(1234 * 7919 % (1u << 20))});
+}
+
+TEST_CASE("transition ids: actions in order, first parameter slowest", "[transitions]") {
+  const auto spec = statecheck::spec<S>(
+      "order", statecheck::init([](S&) {}),
+      statecheck::actions(statecheck::action("Tick", [](S& s) { s.x = 1; }),
+                          statecheck::action("Move", statecheck::param("a", 1, 2), statecheck::param<Color>("c"),
+                                             [](const S&, int, Color) { return true; }, [](S&, int, Color) {}),
+                          statecheck::action("Flag", statecheck::param<bool>("on"), [](S&, bool) {})));
+  const statecheck::detail::transition_table<decltype(spec)> table(spec);
+  REQUIRE(table.count() == 1 + 6 + 2);
+  std::vector<std::string> labels;
+  for (std::uint32_t t = 0; t < table.count(); ++t) labels.push_back(statecheck::detail::transition_label(table.describe(t)));
+  REQUIRE(labels == std::vector<std::string>{"Tick", "Move(a=1, c=red)", "Move(a=1, c=green)", "Move(a=1, c=blue)",
+                                             "Move(a=2, c=red)", "Move(a=2, c=green)", "Move(a=2, c=blue)",
+                                             "Flag(on=false)", "Flag(on=true)"});
+  std::vector<std::uint32_t> visited;
+  table.for_each([&](std::uint32_t tid, const auto&, const auto&...) { visited.push_back(tid); });
+  REQUIRE(visited == std::vector<std::uint32_t>{0, 1, 2, 3, 4, 5, 6, 7, 8});
+}

@@ -1,0 +1,147 @@
+// The search on tiny fixture specs: deadlocks, goals, constraints, depth
+// bounds, several initial states, spec exceptions, non-deterministic specs,
+// the memory budget and property selection.
+#include <catch2/catch.hpp>
+
+#include "check_helpers.hpp"
+#include "examples/two_phase.hpp"
+#include "statecheck/statecheck.hpp"
+
+using statecheck::Outcome;
+using statecheck::Violation;
+
+namespace {
+
+struct Counter {
+  BOOST_HANA_DEFINE_STRUCT(Counter, (std::uint8_t, x), (std::uint8_t, y));
+  friend bool operator==(const Counter&, const Counter&) = default;
+};
+
+/// x counts up to `limit` and then has nowhere to go.
+template <bool DeadlockOk>
+auto counter(int limit) {
+  auto inc = statecheck::action(
+      "Inc", [limit](const Counter& s) { return s.x < limit; }, [](Counter& s) { ++s.x; });
+  auto reached = statecheck::reachable(statecheck::goal("Top", [limit](const Counter& s) { return s.x == limit; }));
+  if constexpr (DeadlockOk)
+    return statecheck::spec<Counter>("counter", statecheck::init([](Counter&) {}), statecheck::actions(inc), reached,
+                                     statecheck::allow_deadlock);
+  else
+    return statecheck::spec<Counter>("counter", statecheck::init([](Counter&) {}), statecheck::actions(inc), reached);
+}
+
+int global_ticks = 0;  // read by a deliberately non-deterministic effect
+
+}  // namespace
+
+TEST_CASE("a state without successors is a deadlock, unless allowed", "[search]") {
+  const auto r = test::check_all_threads(counter<false>(3));
+  REQUIRE(r.outcome == Outcome::violation);
+  REQUIRE(r.violation->kind == Violation::Kind::deadlock);
+  REQUIRE(r.violation->length() == 3);
+  REQUIRE(r.stats.distinct == 4);
+  REQUIRE(r.stats.generated == 4);  // 1 initial + 3 successors
+  REQUIRE(test::check_all_threads(counter<true>(3)).outcome == Outcome::ok);
+  auto o = test::options(1);
+  o.check_deadlock = false;
+  REQUIRE(statecheck::check(counter<false>(3), o).outcome == Outcome::ok);
+}
+
+TEST_CASE("an unreachable goal is a violation; a reached one is not", "[search]") {
+  const auto never = statecheck::spec<Counter>(
+      "never", statecheck::init([](Counter&) {}),
+      statecheck::actions(statecheck::action("Inc", [](const Counter& s) { return s.x < 2; }, [](Counter& s) { ++s.x; })),
+      statecheck::reachable(statecheck::goal("Two", [](const Counter& s) { return s.x == 2; }),
+                            statecheck::goal("Five", [](const Counter& s) { return s.x == 5; })),
+      statecheck::allow_deadlock);
+  const auto r = test::check_all_threads(never);
+  REQUIRE(r.outcome == Outcome::violation);
+  REQUIRE(r.violation->kind == Violation::Kind::goal);
+  REQUIRE(r.violation->property == "Five");
+  REQUIRE(r.violation->trace.empty());
+}
+
+TEST_CASE("constraint, depth bound and several initial states", "[search]") {
+  const auto grid = statecheck::spec<Counter>(
+      "grid",
+      statecheck::init(statecheck::param("x0", 0, 3), [](Counter& s, int x0) {
+        s.x = static_cast<std::uint8_t>(x0);
+        return x0 % 2 == 0;  // initial x in {0, 2}
+      }),
+      statecheck::actions(statecheck::action("Right", [](Counter& s) { ++s.x; }),
+                          statecheck::action("Up", [](Counter& s) { ++s.y; })),
+      statecheck::constraint([](const Counter& s) { return s.x + s.y < 4; }));
+  const auto r = test::check_all_threads(grid);
+  REQUIRE(r.outcome == Outcome::ok);
+  // Expanded: x + y < 4; kept: x + y <= 4, x >= x0, from (0,0) and (2,0).
+  REQUIRE(r.stats.distinct == 15);
+  REQUIRE(r.stats.level_sizes == std::vector<std::uint64_t>{2, 4, 5, 2, 2});
+  auto o = test::options(2);
+  o.max_depth = 2;
+  const auto bounded = statecheck::check(grid, o);
+  REQUIRE(bounded.depth_bounded);
+  REQUIRE(bounded.stats.depth == 2);
+  REQUIRE(bounded.stats.distinct == 6);
+}
+
+TEST_CASE("an exception in spec code is reported with its action and trace", "[search]") {
+  const auto faulty = statecheck::spec<Counter>(
+      "faulty", statecheck::init([](Counter&) {}),
+      statecheck::actions(statecheck::action("Inc", [](Counter& s) { ++s.x; }),
+                          statecheck::action("Log", statecheck::param("slot", 0, 1),
+                                             [](const Counter& s, int) { return s.x >= 2; },
+                                             [](Counter& s, int slot) {
+                                               statecheck::bounded_vec<std::uint8_t, 1> v{s.x};
+                                               s.y = v.at(static_cast<std::size_t>(slot));  // slot 1 throws
+                                             })));
+  const auto r = test::check_all_threads(faulty);
+  REQUIRE(r.outcome == Outcome::error);
+  REQUIRE(r.error->where == "action Log(slot=1)");
+  REQUIRE(r.error->message == "statecheck::bounded_vec: index out of range");
+  REQUIRE(test::labels(r.error->trace) == std::vector<std::string>{"Inc", "Inc"});
+}
+
+TEST_CASE("replay exposes a non-deterministic spec", "[search]") {
+  const auto flaky = statecheck::spec<Counter>(
+      "flaky", statecheck::init([](Counter&) {}),
+      statecheck::actions(statecheck::action("Tick", [](const Counter& s) { return s.x < 3; },
+                                             [](Counter& s) {
+                                               ++s.x;
+                                               s.y = static_cast<std::uint8_t>(global_ticks++ % 7);
+                                             })),
+      statecheck::invariants(statecheck::invariant("Small", [](const Counter& s) { return s.x < 3; })));
+  auto o = test::options(1);
+  const auto r = statecheck::check(flaky, o);
+  REQUIRE(r.outcome == Outcome::error);
+  REQUIRE(r.error->where == "replay");
+  REQUIRE_THAT(r.error->message, Catch::StartsWith("the spec is not deterministic: on replay, step 1 (Tick)"));
+}
+
+TEST_CASE("a full visited set stops the search cleanly", "[search]") {
+  auto o = test::options(2);
+  o.memory = std::size_t{8} << 20;  // 2^20 signatures: not enough for 1.7 million states
+  const auto r = statecheck::check(examples::two_phase::make_spec({8}), o);
+  REQUIRE(r.outcome == Outcome::limit);
+  REQUIRE_THAT(r.limit_message, Catch::StartsWith("the visited set is full"));
+  REQUIRE(r.stats.distinct < 1000000);
+  REQUIRE(r.stats.distinct > 500000);
+}
+
+TEST_CASE("only the named invariants are checked; unknown names are refused", "[search]") {
+  const auto two = statecheck::spec<Counter>(
+      "two", statecheck::init([](Counter&) {}),
+      statecheck::actions(statecheck::action("Inc", [](const Counter& s) { return s.x < 5; }, [](Counter& s) { ++s.x; })),
+      statecheck::invariants(statecheck::invariant("BelowFour", [](const Counter& s) { return s.x < 4; }),
+                             statecheck::invariant("BelowTwo", [](const Counter& s) { return s.x < 2; })),
+      statecheck::allow_deadlock);
+  const auto both = test::check_all_threads(two);
+  REQUIRE(both.violation->property == "BelowTwo");
+  REQUIRE(both.violation->length() == 2);
+  auto o = test::options(2);
+  o.invariants = {"BelowFour"};
+  const auto one = statecheck::check(two, o);
+  REQUIRE(one.violation->property == "BelowFour");
+  REQUIRE(one.violation->length() == 4);
+  o.invariants = {"Nope"};
+  REQUIRE_THROWS_AS(statecheck::check(two, o), statecheck::config_error);
+}
