@@ -134,6 +134,8 @@ int run_suite(const std::vector<std::string>& names, unsigned threads) {
       const std::vector<int> values = constant_values(*e, run.sets, all);
       info.constants = run.sets;
       info.options.threads = threads;
+      info.options.invariants = run.invariants;
+      for (const std::string& inv : run.invariants) info.constants.emplace_back("--invariant", inv);
       const CheckResult r = e->run(values, info.options);
       const bool ok = as_expected(r, run.expect);
       ++runs;

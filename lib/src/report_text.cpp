@@ -185,21 +185,21 @@ void print_text(std::ostream& out, const CheckResult& r, const RunInfo& info, bo
 
 std::string summary_header() {
   char line[200];
-  std::snprintf(line, sizeof line, "%-44s %-10s %12s %13s %6s %9s  %s", "spec", "result", "distinct", "generated",
+  std::snprintf(line, sizeof line, "%-86s %-10s %12s %13s %6s %9s  %s", "spec", "result", "distinct", "generated",
                 "depth", "time", "property (trace length)");
   return line;
 }
 
 std::string summary_row(const CheckResult& r, const RunInfo& info) {
   std::string name = info.spec;
-  for (const auto& [k, v] : info.constants) name += " " + k + "=" + v;
+  for (const auto& [k, v] : info.constants) name += " " + k + (k.rfind("--", 0) == 0 ? " " : "=") + v;
   const char* result = r.outcome == Outcome::ok ? "ok" : r.outcome == Outcome::violation ? "violation"
                        : r.outcome == Outcome::limit ? "limit" : "error";
   std::string property;
   if (r.violation) property = r.violation->property + (r.violation->trace.empty() ? "" : " (" + std::to_string(r.violation->length()) + ")");
   if (r.error) property = r.error->message;
   char line[512];
-  std::snprintf(line, sizeof line, "%-44s %-10s %12s %13s %6u %8.2fs  %s", name.c_str(), result,
+  std::snprintf(line, sizeof line, "%-86s %-10s %12s %13s %6u %8.2fs  %s", name.c_str(), result,
                 with_commas(r.stats.distinct).c_str(), with_commas(r.stats.generated).c_str(), r.stats.depth,
                 r.stats.seconds, property.c_str());
   return line;

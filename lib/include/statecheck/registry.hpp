@@ -6,7 +6,8 @@
 //
 // registers the spec under the name make_spec(Config{}).name, with its
 // constants and the runs `statecheck suite` shows (each with the outcome the
-// spec's README claims: "ok", or "violation PROPERTY LENGTH"). This is the one
+// spec's README claims: "ok", or "violation PROPERTY LENGTH"; a third member
+// such as {"VotersEqualRequested"} checks only those invariants). This is the one
 // place where a spec is type-erased; the search itself is not.
 #pragma once
 
@@ -20,10 +21,12 @@
 
 namespace statecheck {
 
-/// One showcase run of a spec: constant settings and the expected outcome.
+/// One showcase run of a spec: constant settings, the expected outcome and,
+/// optionally, the only invariants to check (as --invariant does).
 struct SuiteRun {
   std::vector<std::pair<std::string, std::string>> sets;
   std::string expect;  // "ok" or "violation PROPERTY LENGTH"
+  std::vector<std::string> invariants = {};
 };
 
 struct SpecEntry {

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Throughput benchmark: statecheck against SPIN and Rumur on the peer models of
+# ../shared/peers (the same transition systems, so state counts must agree).
+#
+# Usage: bench/run.sh [suite ...]
+#   small : two-phase N=8 (1,745,408 states), filter N=6 (1,827,936)        [default]
+#   big   : two-phase N=9 (10,340,352 states), filter N=7 (41,512,352)
+#   hdds  : the HDDS specs' benchmark configurations (bench/hdds.txt)
+# Env: THREADS ("1 2"), PEERS (path of shared/peers), NO_PEERS=1 (statecheck only),
+#      WD (work dir, default /tmp/statecheck-bench).
+# Prints one row per run: distinct states/s, transitions/s and peak RSS bytes
+# per distinct state, then the ratio of statecheck (2 threads) to each peer.
+# Needs: cmake build deps (.ci/deps), GNU time (/usr/bin/time), and for the
+# peers `apt-get install spin rumur` (rows are skipped when missing).
+set -uo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+PEERS=${PEERS:-$ROOT/../shared/peers}
+WD=${WD:-/tmp/statecheck-bench}
+THREADS=${THREADS:-"1 2"}
+SUITES=${*:-small}
+mkdir -p "$WD"
+ROWS=$WD/rows.tsv
+: > "$ROWS"
+
+bash "$ROOT/.ci/deps" >&2
+cmake -S "$ROOT" -B "$ROOT/build-bench" -DCMAKE_BUILD_TYPE=Release -DSTATECHECK_BUILD_TESTS=OFF >/dev/null
+cmake --build "$ROOT/build-bench" --target statecheck_bin -j"$(nproc)" >&2 || exit 1
+SC=$ROOT/build-bench/checker/statecheck
+
+# row MODEL N TOOL CONFIG THREADS STATES TRANSITIONS WALL RSS_KB
+row() { printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >> "$ROWS"; }
+timed() { /usr/bin/time -f "%e %M" -o "$WD/time" "$@" > "$WD/out" 2>&1; read -r WALL RSS < "$WD/time"; }
+
+run_statecheck() {  # spec constant N label
+  local spec=$1 constant=$2 n=$3 label=$4 t
+  for t in $THREADS; do
+    timed "$SC" check "$spec" --set "$constant=$n" --threads "$t" --format json --progress 0
+    local states gen
+    states=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["stats"]["distinct"])' "$WD/out")
+    gen=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["stats"]["generated"]-1)' "$WD/out")
+    row "$label" "$n" statecheck bfs "$t" "$states" "$gen" "$WALL" "$RSS"
+  done
+}
+
+run_spin() {  # model N log2-slots
+  command -v spin >/dev/null || return 0
+  local m=$1 n=$2 w=$3 d=$WD/spin/$1-$2
+  mkdir -p "$d" && cp "$PEERS/$m/$m.pml" "$d/" && cp "$PEERS/unroll.h" "$WD/spin/"
+  ( cd "$d" && spin -a -DN="$n" "$m.pml" >/dev/null &&
+    gcc -O2 -w -DNOREDUCE -DSAFETY -DMEMLIM=20000 -DBFS_PAR -o pan pan.c ) || return 0
+  ( cd "$d" && timed ./pan -E -m1000000 -w"$w" -u2 &&
+    states=$(awk '/states, stored/{print $1}' "$WD/out") &&
+    trans=$(awk '/transitions \(= /{print $1}' "$WD/out") &&
+    row "$m" "$n" spin bfs_par 2 "$states" "$trans" "$WALL" "$RSS" )
+}
+
+run_rumur() {  # model N
+  command -v rumur >/dev/null || return 0
+  local m=$1 n=$2 t d
+  for t in $THREADS; do
+    d=$WD/rumur/$m-$n-$t && mkdir -p "$d"
+    sed "s/^const N: [0-9]*;/const N: $n;/" "$PEERS/$m/$m.m" > "$d/$m.m"
+    ( cd "$d" && rumur --quiet --deadlock-detection off --threads "$t" "$m.m" -o checker.c &&
+      gcc -O3 -std=gnu11 -march=native -mcx16 -pthread -o checker checker.c ) || continue
+    timed "$d/checker"
+    read -r states trans < <(awk '/states, [0-9]+ rules fired/{print $1, $3}' "$WD/out")
+    row "$m" "$n" rumur bfs "$t" "$states" "$trans" "$WALL" "$RSS"
+  done
+}
+
+model() {  # peer-model spec constant N spin-w
+  echo "== $1 N=$4" >&2
+  run_statecheck "$2" "$3" "$4" "$1"
+  [ "${NO_PEERS:-0}" = 1 ] && return
+  run_spin "$1" "$4" "$5"
+  run_rumur "$1" "$4"
+}
+
+for s in $SUITES; do
+  case $s in
+    small) model twophase two-phase rms 8 23; model filter filter procs 6 23 ;;
+    big) model twophase two-phase rms 9 26; model filter filter procs 7 27 ;;
+    hdds) while read -r spec sets; do
+            [[ -z "$spec" || "$spec" == \#* ]] && continue
+            echo "== $spec $sets" >&2
+            args=(); for kv in $sets; do args+=(--set "$kv"); done
+            for t in $THREADS; do
+              timed "$SC" check "$spec" "${args[@]}" --threads "$t" --format json --progress 0
+              read -r states gen < <(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["stats"]; print(d["distinct"], d["generated"]-1)' "$WD/out")
+              row "$spec" "${sets// /,}" statecheck bfs "$t" "$states" "$gen" "$WALL" "$RSS"
+            done
+          done < "$HERE/hdds.txt" ;;
+    *) echo "unknown suite $s" >&2; exit 2 ;;
+  esac
+done
+
+echo
+printf '%-22s %-10s %-10s %-8s %3s %12s %13s %8s %12s %13s %10s\n' model N tool config th states transitions wall_s states/s trans/s RSS_B/state
+awk -F'\t' '{ sps = $8 > 0 ? $6 / $8 : 0; tps = $8 > 0 ? $7 / $8 : 0; bps = $6 > 0 ? $9 * 1024 / $6 : 0
+  printf "%-22s %-10s %-10s %-8s %3s %12s %13s %8.2f %12.0f %13.0f %10.1f\n", $1, $2, $3, $4, $5, $6, $7, $8, sps, tps, bps
+  key = $1 " N=" $2; if ($3 == "statecheck" && $5 == 2) sc[key] = sps; else if ($3 != "statecheck") peer[key " " $3 " " $5 "t"] = sps }
+END { for (k in peer) { split(k, p, " "); base = p[1] " " p[2]; if (sc[base] > 0 && peer[k] > 0)
+        printf "ratio: statecheck 2t / %-28s = %.2fx (distinct states/s)\n", k, sc[base] / peer[k] } }' "$ROWS"
