@@ -1,0 +1,162 @@
+// HDDS-16930 snapshot-install spec: the results of BRIEFS.md section 4 (and
+// section 7, which confirms them), each with 1, 2 and 4 threads.
+#include "check_helpers.hpp"
+#include "specs/hdds/snapshot_install/snapshot_install.hpp"
+#include "statecheck/report.hpp"
+
+using statecheck::Outcome;
+namespace si = specs::hdds::snapshot_install;
+
+namespace {
+
+si::Config cfg(si::Variant v, si::Scenario sc) {
+  si::Config c;
+  c.variant = v;
+  c.scenario = sc;
+  return c;
+}
+
+statecheck::CheckOptions only(const std::string& invariant) {
+  auto o = test::options(1);
+  o.invariants = {invariant};
+  return o;
+}
+
+struct Counts {
+  std::uint64_t distinct, generated;
+  std::uint32_t depth;
+};
+
+void require_ok(const statecheck::CheckResult& r, Counts want) {
+  REQUIRE(r.outcome == Outcome::ok);  // also: the goal RemovalPending was reached
+  REQUIRE(r.stats.distinct == want.distinct);
+  REQUIRE(r.stats.generated == want.generated);
+  REQUIRE(r.stats.depth == want.depth);
+}
+
+const std::vector<std::string> five_steps{"LeaderAppend(entry=remove_t1)", "LeaderAppend(entry=other)",
+                                          "FollowerApply(f=0)", "LeaderSnapshotPurge(p=2)",
+                                          "InstallSnapshot(f=0)"};
+
+}  // namespace
+
+TEST_CASE("as-is, purge past a follower: InstallNeverExits fails in 5 steps", "[snapshot-install]") {
+  const auto c = cfg(si::Variant::as_is, si::Scenario::purge);
+  for (const auto& o : {test::options(1), only("InstallNeverExits")}) {
+    const auto r = test::check_all_threads(si::make_spec(c), o);
+    REQUIRE(r.outcome == Outcome::violation);
+    REQUIRE(r.violation->property == "InstallNeverExits");
+    REQUIRE(r.violation->length() == 5);
+    REQUIRE(test::labels(r.violation->trace) == five_steps);
+    const std::string last = statecheck::value_text(r.violation->trace.back().state);
+    REQUIRE(last.find("deleting: {1}") != std::string::npos);  // t1 still unflushed at the install
+    REQUIRE(last.find("status: exited") != std::string::npos);
+  }
+}
+
+TEST_CASE("as-is, purge: 5 steps also with two followers, two ids, crashes and no follower flush",
+          "[snapshot-install]") {
+  auto c = cfg(si::Variant::as_is, si::Scenario::purge);
+  c.followers = 2;
+  c.txids = 2;
+  c.max_log = 4;
+  c.crashes = 1;
+  for (bool flush : {true, false}) {
+    c.follower_flush = flush;
+    const auto r = test::check_all_threads(si::make_spec(c));
+    REQUIRE(r.outcome == Outcome::violation);
+    REQUIRE(r.violation->property == "InstallNeverExits");
+    // remove_t2 is enumerated before other, so it fills the second slot.
+    REQUIRE(test::labels(r.violation->trace) ==
+            std::vector<std::string>{"LeaderAppend(entry=remove_t1)", "LeaderAppend(entry=remove_t2)",
+                                     "FollowerApply(f=0)", "LeaderSnapshotPurge(p=2)", "InstallSnapshot(f=0)"});
+  }
+}
+
+TEST_CASE("as-is, default purge rule: holds (no default-configuration route)", "[snapshot-install]") {
+  auto c = cfg(si::Variant::as_is, si::Scenario::default_purge);
+  require_ok(test::check_all_threads(si::make_spec(c)), {173, 497, 9});
+  c.follower_flush = false;
+  require_ok(test::check_all_threads(si::make_spec(c)), {65, 125, 8});
+  // Section 7: after a crash a follower can need an install, but its set is empty.
+  c.follower_flush = true;
+  c.crashes = 1;
+  require_ok(test::check_all_threads(si::make_spec(c)), {381, 1251, 10});
+  c.followers = 2;
+  require_ok(test::check_all_threads(si::make_spec(c)), {2796, 13697, 14});
+}
+
+TEST_CASE("patched: holds in both purge settings", "[snapshot-install]") {
+  auto c = cfg(si::Variant::patched, si::Scenario::purge);
+  require_ok(test::check_all_threads(si::make_spec(c)), {227, 747, 9});
+  c.follower_flush = false;
+  require_ok(test::check_all_threads(si::make_spec(c)), {192, 398, 9});
+  c = cfg(si::Variant::patched, si::Scenario::default_purge);
+  // No install runs with a pending removal, so as-is and patched coincide.
+  require_ok(test::check_all_threads(si::make_spec(c)), {173, 497, 9});
+}
+
+TEST_CASE("patched: holds with two followers and a crash-restart", "[snapshot-install]") {
+  auto c = cfg(si::Variant::patched, si::Scenario::purge);
+  c.followers = 2;
+  c.crashes = 1;
+  require_ok(test::check_all_threads(si::make_spec(c)), {3922, 22763, 13});
+  c.scenario = si::Scenario::default_purge;
+  require_ok(test::check_all_threads(si::make_spec(c)), {2796, 13697, 14});
+  c = cfg(si::Variant::patched, si::Scenario::purge);
+  c.followers = 3;
+  require_ok(test::check_all_threads(si::make_spec(c)), {18053, 114738, 16});
+}
+
+TEST_CASE("diagnostic FlushedBeforeReplace: as-is swaps the DB behind the applied index", "[snapshot-install]") {
+  auto c = cfg(si::Variant::as_is, si::Scenario::purge);
+  const auto r = test::check_all_threads(si::make_spec(c), only("FlushedBeforeReplace"));
+  REQUIRE(r.outcome == Outcome::violation);
+  REQUIRE(r.violation->property == "FlushedBeforeReplace");
+  REQUIRE(r.violation->length() == 5);
+  REQUIRE(test::labels(r.violation->trace) == five_steps);
+  // Without the exit-causing invariant checked, the model runs on past the exit.
+  require_ok(test::check_all_threads(si::make_spec(c), only("NoLogGap")), {254, 788, 9});
+}
+
+TEST_CASE("split install (HDDS-16928 window): 6 steps as-is; the patch holds without crashes",
+          "[snapshot-install]") {
+  auto c = cfg(si::Variant::as_is, si::Scenario::purge);
+  c.split_install = true;
+  const auto r = test::check_all_threads(si::make_spec(c));
+  REQUIRE(r.outcome == Outcome::violation);
+  REQUIRE(r.violation->property == "InstallNeverExits");
+  REQUIRE(test::labels(r.violation->trace) ==
+          std::vector<std::string>{"LeaderAppend(entry=remove_t1)", "LeaderAppend(entry=other)", "FollowerApply(f=0)",
+                                   "LeaderSnapshotPurge(p=2)", "RatisInstallAck(f=0)", "Reinitialize(f=0)"});
+  c.variant = si::Variant::patched;
+  require_ok(test::check_all_threads(si::make_spec(c)), {473, 1299, 11});
+}
+
+TEST_CASE("split install with a crash: NoLogGap fails in 4 steps in both variants (residual)",
+          "[snapshot-install]") {
+  for (auto v : {si::Variant::as_is, si::Variant::patched}) {
+    auto c = cfg(v, si::Scenario::purge);
+    c.split_install = true;
+    c.crashes = 1;
+    const auto r = test::check_all_threads(si::make_spec(c));
+    REQUIRE(r.outcome == Outcome::violation);
+    REQUIRE(r.violation->property == "NoLogGap");
+    REQUIRE(test::labels(r.violation->trace) ==
+            std::vector<std::string>{"LeaderAppend(entry=remove_t1)", "LeaderSnapshotPurge(p=1)",
+                                     "RatisInstallAck(f=0)", "CrashRestart(f=0)"});
+  }
+  // Default purge: a follower falls behind only through a crash, so it takes a
+  // second crash inside the window.
+  auto c = cfg(si::Variant::patched, si::Scenario::default_purge);
+  c.split_install = true;
+  c.crashes = 1;
+  require_ok(test::check_all_threads(si::make_spec(c)), {558, 1602, 13});
+  c.crashes = 2;
+  const auto r = test::check_all_threads(si::make_spec(c));
+  REQUIRE(r.outcome == Outcome::violation);
+  REQUIRE(r.violation->property == "NoLogGap");
+  REQUIRE(test::labels(r.violation->trace) ==
+          std::vector<std::string>{"LeaderAppend(entry=remove_t1)", "FollowerApply(f=0)", "LeaderSnapshotPurge(p=1)",
+                                   "CrashRestart(f=0)", "RatisInstallAck(f=0)", "CrashRestart(f=0)"});
+}
