@@ -1,0 +1,71 @@
+// HDDS-17090: state and constants of the finalization-fencing spec (see README.md).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <statecheck/statecheck.hpp>
+
+namespace specs::hdds::finalization_fencing {
+
+inline constexpr int scms = 3;           // s1 (initial leader), s2, s3
+inline constexpr int max_datanodes = 3;  // d1..d3, plus the control datanode dx
+inline constexpr int max_restarts = 6;
+
+STATECHECK_ENUM(Scm, s1, s2, s3);
+STATECHECK_ENUM(Dn, d1, d2, d3, dx);
+STATECHECK_ENUM(Ver, PRE, FIN);                           // apparent (metadata layout) version
+STATECHECK_ENUM(Proc, RUNNING, SHUTDOWN);                 // datanode process
+STATECHECK_ENUM(EndPointState, HEARTBEAT, REGISTER, SHUTDOWN);  // Ozone's EndPointStates, per SCM
+STATECHECK_ENUM(Variant, as_is, patched);
+STATECHECK_ENUM(Scenario, fixed_leader, leader_change);
+
+inline int idx(Scm s) { return static_cast<int>(s); }
+inline int idx(Dn d) { return static_cast<int>(d); }
+
+/// One datanode: its apparent version, its process and its endpoint state at each SCM.
+struct DnState {
+  BOOST_HANA_DEFINE_STRUCT(DnState,
+      (Ver, ver),
+      (Proc, up),
+      (std::array<EndPointState, scms>, ep));
+  friend bool operator==(const DnState&, const DnState&) = default;
+};
+
+struct State {
+  BOOST_HANA_DEFINE_STRUCT(State,
+      (bool, fin_logged),                        // FINALIZE committed by the true leader
+      (std::array<Ver, scms>, scm_ver),          // raised when the SCM applies FINALIZE
+      (Scm, true_leader),                        // Raft leader of the newest term
+      (statecheck::id_set<scms>, is_leader),     // what each SCM's own context believes
+      (statecheck::id_set<scms>, leader_ready),
+      (statecheck::bounded_vec<DnState, max_datanodes + 1>, dn),  // d1..dn, then dx if enabled
+      (std::uint8_t, restarts_left),             // shared budget of datanode restarts
+      // Ghost, read only by ShutdownOnlyFromAuthoritativeLeader: datanodes shut down by
+      // an SCM that was not the true, ready leader when it rejected them.
+      (statecheck::id_set<max_datanodes + 1>, fenced_by_non_leader));
+  friend bool operator==(const State&, const State&) = default;
+};
+
+struct Config {
+  Variant variant = Variant::as_is;
+  Scenario scenario = Scenario::fixed_leader;
+  int datanodes = 1;
+  int restarts = 1;
+  bool control = false;    // add dx, a datanode with newer software that must stay fenced
+  bool retry_all = false;  // ablation: brief 3.5 read literally (see README)
+};
+
+inline const auto config = statecheck::constants<Config>(
+    statecheck::choice("variant", &Config::variant, {{"as-is", Variant::as_is}, {"patched", Variant::patched}},
+                       "code version: as-is, or with the HDDS-17090 patch (only the ready leader rejects as final)"),
+    statecheck::choice("scenario", &Config::scenario,
+                       {{"fixed-leader", Scenario::fixed_leader}, {"leader-change", Scenario::leader_change}},
+                       "fixed-leader: s1 leads throughout; leader-change: ElectLeader, LeaderReady, StepDown enabled"),
+    statecheck::integer("datanodes", &Config::datanodes, 1, max_datanodes, "datanodes with current software"),
+    statecheck::integer("restarts", &Config::restarts, 0, max_restarts, "datanode restarts, shared by all datanodes"),
+    statecheck::boolean("control", &Config::control,
+                        "add the positive-control datanode dx with newer software (goal ControlDatanodeFenced)"),
+    statecheck::boolean("retry_all", &Config::retry_all,
+                        "ablation, patched only: a non-ready SCM fails every registration, not only rejections"));
+
+}  // namespace specs::hdds::finalization_fencing

@@ -1,0 +1,238 @@
+// finalization-fencing (HDDS-17090): the numbers of ../shared/hdds/BRIEFS.md sections 3.7
+// and 7, with 1, 2 and 4 threads, and the brief's traces replayed step by step.
+#include "check_helpers.hpp"
+#include "specs/hdds/finalization_fencing/finalization_fencing.hpp"
+#include "statecheck/report.hpp"
+
+using statecheck::Outcome;
+namespace ff = specs::hdds::finalization_fencing;
+using ff::Dn;
+using ff::EndPointState;
+using ff::Proc;
+using ff::Scenario;
+using ff::Scm;
+using ff::Variant;
+using Labels = std::vector<std::string>;
+
+namespace {
+
+ff::Config cfg(Variant v, Scenario sc, int datanodes = 1, int restarts = 1, bool control = false) {
+  ff::Config c;
+  c.variant = v;
+  c.scenario = sc;
+  c.datanodes = datanodes;
+  c.restarts = restarts;
+  c.control = control;
+  return c;
+}
+
+statecheck::CheckOptions only(const std::string& invariant) {
+  auto o = test::options(1);
+  o.invariants = {invariant};
+  return o;
+}
+
+void require_violation(const statecheck::CheckResult& r, const std::string& property, std::size_t length) {
+  REQUIRE(r.outcome == Outcome::violation);
+  REQUIRE(r.violation->kind == statecheck::Violation::Kind::invariant);
+  REQUIRE(r.violation->property == property);
+  REQUIRE(r.violation->length() == length);
+}
+
+void require_ok(const statecheck::CheckResult& r, std::uint64_t distinct, std::uint64_t generated, std::uint32_t depth) {
+  REQUIRE(r.outcome == Outcome::ok);
+  REQUIRE(r.stats.distinct == distinct);
+  REQUIRE(r.stats.generated == generated);
+  REQUIRE(r.stats.depth == depth);
+}
+
+const Labels as_is_trace{"Finalize", "ApplyFinalize(scm=s1)", "SendFinalizeToDn(scm=s1, dn=d1)", "DnRestart(dn=d1)",
+                         "Register(dn=d1, scm=s2)"};
+const Labels residual_trace{"Finalize", "ApplyFinalize(scm=s2)", "ElectLeader(scm=s2)",
+                            "SendFinalizeToDn(scm=s2, dn=d1)", "DnRestart(dn=d1)", "Register(dn=d1, scm=s1)"};
+
+ff::State initial(const ff::Config& c) {
+  ff::State s{};
+  ff::initial(c, s);
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("as-is: a lagging follower fences the finalized datanode in 5 steps", "[finalization-fencing]") {
+  for (Scenario sc : {Scenario::fixed_leader, Scenario::leader_change}) {
+    INFO("scenario " << static_cast<int>(sc));
+    const auto r = test::check_all_threads(ff::make_spec(cfg(Variant::as_is, sc)));
+    require_violation(r, "NoFinalizedDatanodeFenced", 5);
+    // s2 and s3 are symmetric followers; BFS prints s2, enumerated first (README).
+    REQUIRE(test::labels(r.violation->trace) == as_is_trace);
+    REQUIRE(r.stats.distinct == (sc == Scenario::fixed_leader ? 69u : 401u));
+    REQUIRE(statecheck::value_text(r.violation->trace.back().state) ==
+            "{fin_logged: true, scm_ver: [FIN, PRE, PRE], true_leader: s1, is_leader: {0}, leader_ready: {0}, "
+            "dn: [{ver: FIN, up: SHUTDOWN, ep: [REGISTER, SHUTDOWN, REGISTER]}], restarts_left: 0, "
+            "fenced_by_non_leader: {0}}");
+  }
+  // The follower's rejection is also not authoritative: same state, same length.
+  const auto r = test::check_all_threads(ff::make_spec(cfg(Variant::as_is, Scenario::fixed_leader)),
+                                         only("ShutdownOnlyFromAuthoritativeLeader"));
+  require_violation(r, "ShutdownOnlyFromAuthoritativeLeader", 5);
+  REQUIRE(test::labels(r.violation->trace) == as_is_trace);
+}
+
+TEST_CASE("as-is: the brief's trace through s3 is accepted and ends fenced", "[finalization-fencing]") {
+  const auto c = cfg(Variant::as_is, Scenario::fixed_leader);
+  auto s = initial(c);
+  REQUIRE(ff::finalize_enabled(s));
+  ff::finalize(s);
+  REQUIRE(ff::apply_finalize_enabled(s, Scm::s1));
+  ff::apply_finalize(s, Scm::s1);
+  REQUIRE(ff::send_finalize_enabled(c, s, Scm::s1, Dn::d1));
+  ff::send_finalize(c, s, Dn::d1);
+  REQUIRE(ff::dn_restart_enabled(c, s, Dn::d1));
+  ff::dn_restart(c, s, Dn::d1);
+  REQUIRE(ff::register_enabled(c, s, Dn::d1, Scm::s3));
+  ff::register_dn(c, s, Dn::d1, Scm::s3);
+  REQUIRE(s.dn[0].up == Proc::SHUTDOWN);
+  REQUIRE(s.dn[0].ep[2] == EndPointState::SHUTDOWN);
+  REQUIRE_FALSE(ff::no_finalized_datanode_fenced(c, s));
+}
+
+TEST_CASE("patched, fixed leader: holds, and the control datanode is still fenced", "[finalization-fencing]") {
+  require_ok(test::check_all_threads(ff::make_spec(cfg(Variant::patched, Scenario::fixed_leader))), 110, 322, 10);
+  // An ok outcome with dx means ControlDatanodeFenced was reached.
+  const auto r = test::check_all_threads(ff::make_spec(cfg(Variant::patched, Scenario::fixed_leader, 1, 1, true)));
+  require_ok(r, 220, 973, 11);
+  REQUIRE(r.warnings == std::vector<std::string>{"action ElectLeader was never enabled",
+                                                 "action LeaderReady was never enabled",
+                                                 "action StepDown was never enabled"});
+  require_ok(test::check_all_threads(ff::make_spec(cfg(Variant::patched, Scenario::fixed_leader, 2, 2, true))), 2890,
+             17884, 14);
+}
+
+TEST_CASE("patched: the lagging follower's rejection becomes a retry", "[finalization-fencing]") {
+  const auto c = cfg(Variant::patched, Scenario::fixed_leader);
+  auto s = initial(c);
+  ff::finalize(s);
+  ff::apply_finalize(s, Scm::s1);
+  ff::send_finalize(c, s, Dn::d1);
+  ff::dn_restart(c, s, Dn::d1);
+  const ff::State before = s;
+  REQUIRE(ff::register_enabled(c, s, Dn::d1, Scm::s3));
+  ff::register_dn(c, s, Dn::d1, Scm::s3);
+  REQUIRE(s == before);  // ServerNotLeaderException: still REGISTER, still running
+  ff::apply_finalize(s, Scm::s3);
+  ff::register_dn(c, s, Dn::d1, Scm::s3);
+  REQUIRE(s.dn[0].ep[2] == EndPointState::HEARTBEAT);
+  REQUIRE(s.dn[0].up == Proc::RUNNING);
+}
+
+TEST_CASE("as-is: the control datanode is fenced, by followers too", "[finalization-fencing]") {
+  // Without restarts no finalized datanode re-registers, so the run completes and the goal is checked.
+  require_ok(test::check_all_threads(ff::make_spec(cfg(Variant::as_is, Scenario::fixed_leader, 1, 0, true)),
+                                     only("NoFinalizedDatanodeFenced")),
+             52, 124, 7);
+  const auto r = test::check_all_threads(ff::make_spec(cfg(Variant::as_is, Scenario::fixed_leader, 1, 1, true)));
+  require_violation(r, "ShutdownOnlyFromAuthoritativeLeader", 1);
+  REQUIRE(test::labels(r.violation->trace) == Labels{"Register(dn=dx, scm=s2)"});
+  const auto m = test::check_all_threads(ff::make_spec(cfg(Variant::as_is, Scenario::fixed_leader, 1, 1, true)),
+                                         only("NoFinalizedDatanodeFenced"));
+  require_violation(m, "NoFinalizedDatanodeFenced", 5);
+  REQUIRE(test::labels(m.violation->trace) == as_is_trace);
+}
+
+TEST_CASE("patched, leader change: the deposed leader fences in 6 steps (brief 7)", "[finalization-fencing]") {
+  const auto r = test::check_all_threads(ff::make_spec(cfg(Variant::patched, Scenario::leader_change)));
+  require_violation(r, "NoFinalizedDatanodeFenced", 6);
+  REQUIRE(test::labels(r.violation->trace) == residual_trace);
+  REQUIRE(r.stats.distinct == 791);
+  REQUIRE(statecheck::value_text(r.violation->trace.back().state) ==
+          "{fin_logged: true, scm_ver: [PRE, FIN, PRE], true_leader: s2, is_leader: {0, 1}, leader_ready: {0}, "
+          "dn: [{ver: FIN, up: SHUTDOWN, ep: [SHUTDOWN, REGISTER, REGISTER]}], restarts_left: 0, "
+          "fenced_by_non_leader: {0}}");
+  const auto a = test::check_all_threads(ff::make_spec(cfg(Variant::patched, Scenario::leader_change)),
+                                         only("ShutdownOnlyFromAuthoritativeLeader"));
+  require_violation(a, "ShutdownOnlyFromAuthoritativeLeader", 6);
+  REQUIRE(test::labels(a.violation->trace) == residual_trace);
+  // With more datanodes and restarts the shortest trace is the same.
+  const auto big = test::check_all_threads(
+      ff::make_spec(cfg(Variant::patched, Scenario::leader_change, 3, 3, true)), only("NoFinalizedDatanodeFenced"));
+  require_violation(big, "NoFinalizedDatanodeFenced", 6);
+  REQUIRE(test::labels(big.violation->trace) == residual_trace);
+  REQUIRE(big.stats.distinct == 10818);
+}
+
+TEST_CASE("patched, leader change: the brief's 7-step trace is valid, StepDown closes it", "[finalization-fencing]") {
+  const auto c = cfg(Variant::patched, Scenario::leader_change);
+  auto s = initial(c);
+  REQUIRE(ff::elect_enabled(s, Scm::s2));
+  ff::elect(s, Scm::s2);
+  REQUIRE(ff::leader_ready_enabled(s, Scm::s2));
+  ff::make_ready(s, Scm::s2);
+  REQUIRE(ff::finalize_enabled(s));
+  ff::finalize(s);
+  REQUIRE(ff::apply_finalize_enabled(s, Scm::s2));
+  ff::apply_finalize(s, Scm::s2);
+  REQUIRE(ff::send_finalize_enabled(c, s, Scm::s2, Dn::d1));
+  ff::send_finalize(c, s, Dn::d1);
+  REQUIRE(ff::dn_restart_enabled(c, s, Dn::d1));
+  ff::dn_restart(c, s, Dn::d1);
+  const ff::State window = s;
+  REQUIRE(ff::register_enabled(c, s, Dn::d1, Scm::s1));
+  ff::register_dn(c, s, Dn::d1, Scm::s1);  // s1 still believes it is the ready leader
+  REQUIRE_FALSE(ff::no_finalized_datanode_fenced(c, s));
+  s = window;
+  REQUIRE(ff::step_down_enabled(s, Scm::s1));
+  ff::step_down(s, Scm::s1);
+  ff::register_dn(c, s, Dn::d1, Scm::s1);
+  REQUIRE(s.dn[0].up == Proc::RUNNING);
+  REQUIRE(s.dn[0].ep[0] == EndPointState::REGISTER);  // a retry, until s1 applies FINALIZE
+}
+
+TEST_CASE("patched, leader change: the deposed leader also fences dx without authority", "[finalization-fencing]") {
+  const auto r = test::check_all_threads(ff::make_spec(cfg(Variant::patched, Scenario::leader_change, 1, 1, true)));
+  require_violation(r, "ShutdownOnlyFromAuthoritativeLeader", 2);
+  REQUIRE(test::labels(r.violation->trace) == Labels{"ElectLeader(scm=s2)", "Register(dn=dx, scm=s1)"});
+}
+
+TEST_CASE("whole leader-change spaces, explored with LeaderBeliefsConsistent", "[finalization-fencing]") {
+  const auto inv = only("LeaderBeliefsConsistent");
+  require_ok(test::check_all_threads(ff::make_spec(cfg(Variant::as_is, Scenario::leader_change)), inv), 9999, 49516,
+             18);
+  require_ok(test::check_all_threads(ff::make_spec(cfg(Variant::patched, Scenario::leader_change)), inv), 9657, 48052,
+             18);
+  // The brief's "about 6e4 with leader change": one datanode and dx.
+  require_ok(test::check_all_threads(ff::make_spec(cfg(Variant::patched, Scenario::leader_change, 1, 1, true)), inv),
+             67599, 365329, 20);
+}
+
+TEST_CASE("ablation: brief 3.5 read literally gives the brief's 39 states", "[finalization-fencing]") {
+  // A non-ready SCM fails every registration, also those it would accept; then a datanode
+  // can never register with a follower, against section 3.7 and the report (README).
+  auto c = cfg(Variant::patched, Scenario::fixed_leader);
+  c.retry_all = true;
+  require_ok(test::check_all_threads(ff::make_spec(c)), 39, 138, 8);
+  c.scenario = Scenario::leader_change;
+  const auto r = test::check_all_threads(ff::make_spec(c));
+  require_violation(r, "NoFinalizedDatanodeFenced", 6);
+  REQUIRE(test::labels(r.violation->trace) == residual_trace);
+}
+
+TEST_CASE("model artefact: a deposed leader that applies FINALIZE keeps sending", "[finalization-fencing]") {
+  // Not shortest (7 steps): s1 applies the FINALIZE that s2 committed without stepping down,
+  // finalizes d1, and the true, ready leader s2, not applied yet, fences it (README).
+  const auto c = cfg(Variant::patched, Scenario::leader_change);
+  auto s = initial(c);
+  ff::elect(s, Scm::s2);
+  ff::make_ready(s, Scm::s2);
+  REQUIRE(ff::finalize_enabled(s));
+  ff::finalize(s);
+  REQUIRE(ff::apply_finalize_enabled(s, Scm::s1));
+  ff::apply_finalize(s, Scm::s1);
+  REQUIRE(ff::send_finalize_enabled(c, s, Scm::s1, Dn::d1));
+  ff::send_finalize(c, s, Dn::d1);
+  ff::dn_restart(c, s, Dn::d1);
+  REQUIRE(ff::register_enabled(c, s, Dn::d1, Scm::s2));
+  ff::register_dn(c, s, Dn::d1, Scm::s2);
+  REQUIRE_FALSE(ff::no_finalized_datanode_fenced(c, s));
+  REQUIRE(s.fenced_by_non_leader.empty());  // an authoritative rejection
+}
