@@ -1,0 +1,163 @@
+// stale-delete (HDDS-16897): the brief's counterexamples (BRIEFS.md 5.7 and
+// 7) with their exact traces, and state counts of the holding configurations,
+// each with 1, 2 and 4 threads. The datanode playing the report's V is d1 here
+// and the move source is d2: d1 is enumerated first (see the spec README).
+#include <string>
+#include <vector>
+
+#include "check_helpers.hpp"
+#include "specs/hdds/stale_delete/stale_delete.hpp"
+#include "statecheck/report.hpp"
+
+namespace sd = specs::hdds::stale_delete;
+using statecheck::Outcome;
+using Labels = std::vector<std::string>;
+
+namespace {
+
+sd::Config make(sd::Variant v, sd::Scenario sc = sd::Scenario::base) {
+  sd::Config c;
+  c.variant = v;
+  c.scenario = sc;
+  return c;
+}
+
+statecheck::CheckOptions only(const std::string& invariant) {
+  auto o = test::options(1);
+  o.invariants = {invariant};
+  return o;
+}
+
+/// The printed value of one field of a trace state, e.g. "c.C1.has".
+std::string field(const statecheck::TraceStep& step, const std::string& path) {
+  for (const auto& f : statecheck::flatten(step.state))
+    if (f.path == path) return f.text;
+  return "<missing " + path + ">";
+}
+
+void require_violation(const statecheck::CheckResult& r, const std::string& property, std::size_t length) {
+  REQUIRE(r.outcome == Outcome::violation);
+  REQUIRE(r.violation->kind == statecheck::Violation::Kind::invariant);
+  REQUIRE(r.violation->property == property);
+  REQUIRE(r.violation->length() == length);
+}
+
+void require_ok(const statecheck::CheckResult& r, std::uint64_t distinct, std::uint64_t generated, std::uint32_t depth) {
+  REQUIRE(r.outcome == Outcome::ok);
+  REQUIRE(r.stats.distinct == distinct);
+  REQUIRE(r.stats.generated == generated);
+  REQUIRE(r.stats.depth == depth);
+}
+
+// Steps 1-5 of every resend trace: delete, late report, resend, report completes the op.
+const Labels late_report = {"RMDelete(c=C1, dn=d1)", "DnDispatch(dn=d1)", "DnRunDelete(dn=d1, id=1)",
+                            "ExpireDelete(c=C1, dn=d1)", "ScmReport(dn=d1)"};
+
+Labels concat(Labels a, const Labels& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("as-is: the resent DELETE wipes the moved replica, NoUntrackedDelete fails in 10", "[stale-delete]") {
+  const auto r = test::check_all_threads(sd::make_spec(make(sd::Variant::as_is)));
+  require_violation(r, "NoUntrackedDelete", 10);
+  REQUIRE(test::labels(r.violation->trace) ==
+          concat(late_report, {"BalancerMove(c=C1, src=d2, tgt=d1)", "DnDispatch(dn=d1)", "DnDispatch(dn=d1)",
+                               "DnImport(c=C1, dn=d1)", "DnRunDelete(dn=d1, id=2)"}));
+  const auto& trace = r.violation->trace;
+  REQUIRE(field(trace[5], "c.C1.pend_del") == "{}");            // the late report completed the op
+  REQUIRE(field(trace[5], "dn.d1.cmds") == "[DEL#2]");          // while the resent copy is still queued
+  REQUIRE(field(trace[7], "dn.d1.del_q") == "[DEL#2(absent)]");
+  REQUIRE(field(trace[10], "c.C1.has") == "{d2, d3, d4}");
+}
+
+TEST_CASE("as-is: the move completes with 2 replicas, MoveCompletedImpliesReplicated fails in 14", "[stale-delete]") {
+  const auto r = test::check_all_threads(sd::make_spec(make(sd::Variant::as_is)), only("MoveCompletedImpliesReplicated"));
+  require_violation(r, "MoveCompletedImpliesReplicated", 14);
+  REQUIRE(test::labels(r.violation->trace) ==
+          concat(late_report, {"BalancerMove(c=C1, src=d2, tgt=d1)", "DnDispatch(dn=d1)", "DnDispatch(dn=d1)",
+                               "DnImport(c=C1, dn=d1)", "ScmReport(dn=d1)", "DnDispatch(dn=d2)",
+                               "DnRunDelete(dn=d1, id=2)", "DnRunDelete(dn=d2, id=3)", "ScmReport(dn=d2)"}));
+  const auto& last = r.violation->trace.back();
+  REQUIRE(field(last, "c.C1.result") == "completed");
+  REQUIRE(field(last, "c.C1.has") == "{d3, d4}");
+  REQUIRE(field(last, "untracked_delete") == "true");
+}
+
+TEST_CASE("patched, FIFO dispatch, no fault: every invariant holds", "[stale-delete]") {
+  const auto r = test::check_all_threads(sd::make_spec(make(sd::Variant::patched)));
+  require_ok(r, 829, 1649, 15);
+  // Checking the optional invariant too changes nothing: no resend happens at RF.
+  auto c = make(sd::Variant::patched);
+  c.resend_check = true;
+  require_ok(test::check_all_threads(sd::make_spec(c)), 829, 1649, 15);
+}
+
+TEST_CASE("patched holds with more resends, moves and containers", "[stale-delete]") {
+  auto c = make(sd::Variant::patched);
+  c.resends = 2;
+  c.moves = 2;
+  c.resend_check = true;
+  require_ok(test::check_all_threads(sd::make_spec(c)), 16885, 50621, 25);
+  auto two = make(sd::Variant::patched);
+  two.containers = 2;
+  two.rm_deletes = 2;
+  require_ok(test::check_all_threads(sd::make_spec(two), test::options(1), {2}), 170961, 554241, 19);
+}
+
+TEST_CASE("residual, patched: a volume failure under a queued DELETE, NoUntrackedDelete fails in 8", "[stale-delete]") {
+  const auto spec = sd::make_spec(make(sd::Variant::patched, sd::Scenario::volume_failure));
+  const auto r = test::check_all_threads(spec);
+  require_violation(r, "NoUntrackedDelete", 8);
+  REQUIRE(test::labels(r.violation->trace) ==
+          Labels{"RMDelete(c=C1, dn=d1)", "DnDispatch(dn=d1)", "VolumeFailure(c=C1, dn=d1)", "ScmReport(dn=d1)",
+                 "BalancerMove(c=C1, src=d2, tgt=d1)", "DnDispatch(dn=d1)", "DnImport(c=C1, dn=d1)",
+                 "DnRunDelete(dn=d1, id=1)"});
+  REQUIRE(field(r.violation->trace[2], "dn.d1.del_q") == "[DEL#1(present)]");
+
+  // Brief section 7: the shortest MoveCompletedImpliesReplicated trace is a
+  // clean move followed by a plain volume failure of the target.
+  const auto m = test::check_all_threads(spec, only("MoveCompletedImpliesReplicated"));
+  require_violation(m, "MoveCompletedImpliesReplicated", 12);
+  REQUIRE(test::labels(m.violation->trace).back() == "VolumeFailure(c=C1, dn=d1)");
+  REQUIRE(field(m.violation->trace.back(), "untracked_delete") == "false");
+
+  // The constant gives the same as the scenario.
+  auto c = make(sd::Variant::patched);
+  c.volume_failures = 1;
+  test::require_same(r, test::check_all_threads(sd::make_spec(c)));
+}
+
+TEST_CASE("residual, patched: a REPL overtaking the resent DELETE, NoUntrackedDelete fails in 10", "[stale-delete]") {
+  const auto r = test::check_all_threads(sd::make_spec(make(sd::Variant::patched, sd::Scenario::unordered_dispatch)));
+  require_violation(r, "NoUntrackedDelete", 10);
+  REQUIRE(test::labels(r.violation->trace) ==
+          concat(late_report, {"BalancerMove(c=C1, src=d2, tgt=d1)", "DnDispatchOutOfOrder(dn=d1, pos=1)",
+                               "DnImport(c=C1, dn=d1)", "DnDispatch(dn=d1)", "DnRunDelete(dn=d1, id=2)"}));
+  REQUIRE(field(r.violation->trace[9], "dn.d1.del_q") == "[DEL#2(present)]");
+  auto c = make(sd::Variant::patched);
+  c.fifo = false;
+  test::require_same(r, test::check_all_threads(sd::make_spec(c)));
+}
+
+TEST_CASE("linked issue: the resend does not recheck the other copies, fails in 4 in both variants", "[stale-delete]") {
+  for (const auto v : {sd::Variant::as_is, sd::Variant::patched}) {
+    INFO("variant " << statecheck::enum_name(v));
+    const auto r = test::check_all_threads(sd::make_spec(make(v, sd::Scenario::replica_loss)));
+    require_violation(r, "ResendOnlyIfStillOverReplicated", 4);
+    REQUIRE(test::labels(r.violation->trace) == Labels{"RMDelete(c=C1, dn=d1)", "ReplicaLoss(c=C1, dn=d2)",
+                                                       "ScmReport(dn=d2)", "ExpireDelete(c=C1, dn=d1)"});
+  }
+}
+
+TEST_CASE("as-is, a second resend: the move's source DELETE is resent at RF without any fault", "[stale-delete]") {
+  auto c = make(sd::Variant::as_is);
+  c.resends = 2;
+  c.resend_check = true;
+  const auto r = test::check_all_threads(sd::make_spec(c), only("ResendOnlyIfStillOverReplicated"));
+  require_violation(r, "ResendOnlyIfStillOverReplicated", 13);
+  REQUIRE(test::labels(r.violation->trace).back() == "ExpireDelete(c=C1, dn=d2)");
+  REQUIRE(field(r.violation->trace.back(), "c.C1.scm") == "{d2, d3, d4}");
+}
