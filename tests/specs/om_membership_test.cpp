@@ -1,0 +1,234 @@
+// HDDS-16840 OM membership (specs/hdds/om_membership): the brief's scenarios
+// S1-S5 (BRIEFS.md 1.8, corrected by section 7) as-is and patched, each
+// checked with 1 and 2 threads and required to give identical results.
+#include <string>
+#include <vector>
+
+#include "check_helpers.hpp"
+#include "specs/hdds/om_membership/om_membership.hpp"
+
+namespace omm = specs::hdds::om_membership;
+using statecheck::Outcome;
+using Labels = std::vector<std::string>;
+
+namespace {
+
+omm::Config cfg(omm::Variant v, omm::Scenario s) {
+  omm::Config c;
+  c.variant = v;
+  c.scenario = s;
+  return c;
+}
+
+/// Checks `c` (only `invariant` when given) with 1 and 2 threads.
+statecheck::CheckResult run(const omm::Config& c, const std::string& invariant = "") {
+  statecheck::CheckOptions o = test::options(1);
+  if (!invariant.empty()) o.invariants = {invariant};
+  return test::check_all_threads(omm::make_spec(c), o, {2});
+}
+
+void require_violation(const statecheck::CheckResult& r, const std::string& property, std::size_t length) {
+  REQUIRE(r.outcome == Outcome::violation);
+  REQUIRE(r.violation->kind == statecheck::Violation::Kind::invariant);
+  REQUIRE(r.violation->property == property);
+  REQUIRE(r.violation->length() == length);
+}
+
+void require_ok(const statecheck::CheckResult& r, std::uint64_t distinct, std::uint64_t generated, std::uint32_t depth) {
+  REQUIRE(r.outcome == Outcome::ok);
+  REQUIRE(r.stats.distinct == distinct);
+  REQUIRE(r.stats.generated == generated);
+  REQUIRE(r.stats.depth == depth);
+}
+
+constexpr auto as_is = omm::Variant::as_is;
+constexpr auto patched = omm::Variant::patched;
+constexpr auto no_cas = omm::Variant::patched_no_cas;
+using S = omm::Scenario;
+
+const std::string voters = "VotersEqualRequested";
+const std::string listeners = "ListenersEqualRequested";
+const std::string resurrection = "NoResurrection";
+const std::string refusal = "NoSpuriousDecommissionRefusal";
+
+}  // namespace
+
+TEST_CASE("om-membership: Ratis acceptance rule (brief 1.4)", "[om-membership]") {
+  omm::Model m;
+  omm::State s;
+  omm::initial_state(s, m, 0);  // voters o1, o2, o3
+  omm::Op op;
+  auto with_voters = [](std::initializer_list<int> ids) {
+    omm::Members x;
+    for (int id : ids) x.voters.insert(id);
+    return x;
+  };
+  SECTION("in progress: rejected") {
+    s.committed = false;
+    op.list = with_voters({0, 1, 2, 3});
+    REQUIRE(omm::set_configuration(s, m, op) == omm::Reply::rejected);
+  }
+  SECTION("no change: success without a new configuration") {
+    op.list = s.raft;
+    REQUIRE(omm::set_configuration(s, m, op) == omm::Reply::unchanged);
+    REQUIRE(s.committed);
+  }
+  SECTION("a stale list re-adding a removed voter: n = 1, k = 1 rejected; k = 2 accepted") {
+    s.raft = with_voters({0, 1});
+    op.list = with_voters({0, 2});  // o3 back, o2 out
+    REQUIRE(omm::set_configuration(s, m, op) == omm::Reply::rejected);
+    op.list = with_voters({0, 1, 2});  // o3 back, o1 and o2 kept
+    REQUIRE(omm::set_configuration(s, m, op) == omm::Reply::accepted);
+    REQUIRE(s.raft == with_voters({0, 1, 2}));
+    REQUIRE_FALSE(s.committed);
+  }
+  SECTION("a promoted listener counts as new; majority-add skips the check") {
+    s.raft = with_voters({0});
+    s.raft.listeners.insert(1);
+    op.list = with_voters({0, 1, 2});  // n = 2, k = 1
+    REQUIRE(omm::set_configuration(s, m, op) == omm::Reply::rejected);
+    m.majority_add = true;
+    REQUIRE(omm::set_configuration(s, m, op) == omm::Reply::accepted);
+  }
+  SECTION("1 voter to 2 voters with 1 new voter is the exception") {
+    s.raft = with_voters({0});
+    op.list = with_voters({0, 1});
+    REQUIRE(omm::set_configuration(s, m, op) == omm::Reply::accepted);
+  }
+  SECTION("compare-and-set rejects a changed configuration") {
+    m.variant = omm::Variant::patched;
+    op.expected = with_voters({0, 1, 2, 3});
+    op.list = with_voters({0, 1, 2, 3, 4});
+    REQUIRE(omm::set_configuration(s, m, op) == omm::Reply::rejected);
+    op.expected = s.raft;
+    REQUIRE(omm::set_configuration(s, m, op) == omm::Reply::accepted);
+  }
+}
+
+TEST_CASE("om-membership S1 timing: a decommission inside the apply window drops the new OM", "[om-membership]") {
+  const auto c = cfg(as_is, S::timing);
+  const auto v = run(c, voters);
+  require_violation(v, voters, 4);
+  REQUIRE(test::labels(v.violation->trace) ==
+          Labels{"Bootstrap(c=c1, om=o4, forced=false)", "CommitConf", "Decommission(c=c1, om=o2)", "CommitConf"});
+  // Section 7: the just-bootstrapped OM cannot be decommissioned while the leader lags.
+  const auto r = run(c, refusal);
+  require_violation(r, refusal, 3);
+  REQUIRE(test::labels(r.violation->trace) ==
+          Labels{"Bootstrap(c=c1, om=o4, forced=false)", "CommitConf", "Decommission(c=c1, om=o4)"});
+  require_violation(run(c), refusal, 3);  // all invariants: the shorter one first
+  require_ok(run(c, listeners), 55, 76, 7);
+}
+
+TEST_CASE("om-membership S2 roles: the leader's listener key demotes or promotes another OM", "[om-membership]") {
+  const Labels demote_trace{"Bootstrap(c=c1, om=o4, forced=false)", "CommitConf",
+                            "Bootstrap(c=c1, om=o5, forced=false)", "CommitConf"};
+  for (const S s : {S::roles_demote, S::roles_promote}) {
+    INFO("scenario " << (s == S::roles_demote ? "roles-demote" : "roles-promote"));
+    const auto c = cfg(as_is, s);
+    for (const std::string& inv : {voters, listeners}) {
+      const auto r = run(c, inv);
+      require_violation(r, inv, 4);
+      REQUIRE(test::labels(r.violation->trace) == demote_trace);
+    }
+    require_violation(run(c), voters, 4);
+  }
+  // Section 7: with apply lag, demotion needs an explicit ApplyConf for
+  // ListenersEqualRequested (5); VotersEqualRequested and promotion stay at 4.
+  auto demote_lag = cfg(as_is, S::roles_demote);
+  demote_lag.apply_lag = omm::Tri::yes;
+  require_violation(run(demote_lag, voters), voters, 4);
+  const auto d = run(demote_lag, listeners);
+  require_violation(d, listeners, 5);
+  REQUIRE(test::labels(d.violation->trace) == Labels{"Bootstrap(c=c1, om=o4, forced=false)", "CommitConf", "ApplyConf",
+                                                     "Bootstrap(c=c1, om=o5, forced=false)", "CommitConf"});
+  auto promote_lag = cfg(as_is, S::roles_promote);
+  promote_lag.apply_lag = omm::Tri::yes;
+  require_violation(run(promote_lag, listeners), listeners, 4);
+  require_violation(run(promote_lag, voters), voters, 4);
+}
+
+TEST_CASE("om-membership S3 forced bootstrap: an OM the leader does not know", "[om-membership]") {
+  const auto c = cfg(as_is, S::forced);
+  const auto r = run(c, refusal);
+  require_violation(r, refusal, 3);
+  REQUIRE(test::labels(r.violation->trace) ==
+          Labels{"Bootstrap(c=c1, om=o4, forced=true)", "CommitConf", "Decommission(c=c1, om=o4)"});
+  const auto v = run(c, voters);
+  require_violation(v, voters, 4);
+  REQUIRE(test::labels(v.violation->trace) == Labels{"Bootstrap(c=c1, om=o4, forced=true)", "CommitConf",
+                                                     "Bootstrap(c=c1, om=o5, forced=false)", "CommitConf"});
+}
+
+TEST_CASE("om-membership S4 resurrection: a stale list re-adds a removed voter", "[om-membership]") {
+  // 4 voters and a joiner o5: a stale bootstrap is the first re-adding request.
+  const auto c = cfg(as_is, S::resurrection);
+  const auto r = run(c, resurrection);
+  require_violation(r, resurrection, 4);
+  REQUIRE(test::labels(r.violation->trace) ==
+          Labels{"Decommission(c=c1, om=o2)", "CommitConf", "Bootstrap(c=c1, om=o5, forced=false)", "CommitConf"});
+  auto no_joiner = c;  // the brief's trace: two decommissions
+  no_joiner.joiners = 0;
+  const auto d = run(no_joiner, resurrection);
+  require_violation(d, resurrection, 4);
+  REQUIRE(test::labels(d.violation->trace) ==
+          Labels{"Decommission(c=c1, om=o2)", "CommitConf", "Decommission(c=c1, om=o3)", "CommitConf"});
+
+  // 3 voters, voter joiners only: the majority-change check forces 7 steps.
+  const auto three = run(cfg(as_is, S::resurrection_3), resurrection);
+  require_violation(three, resurrection, 7);
+  REQUIRE(test::labels(three.violation->trace) ==
+          Labels{"Bootstrap(c=c1, om=o4, forced=false)", "CommitConf", "Decommission(c=c1, om=o2)", "CommitConf",
+                 "ApplyConf", "Decommission(c=c1, om=o4)", "CommitConf"});
+  auto two_joiners = cfg(as_is, S::resurrection_3);
+  two_joiners.joiners = 2;
+  require_violation(run(two_joiners, resurrection), resurrection, 7);
+  auto two_ops = cfg(as_is, S::resurrection_3);
+  two_ops.max_ops = 2;
+  require_ok(run(two_ops, resurrection), 55, 76, 7);
+  auto majority_add = cfg(as_is, S::resurrection_3);  // without the check, 4 steps
+  majority_add.majority_add = true;
+  require_violation(run(majority_add, resurrection), resurrection, 4);
+
+  // Section 7: 3 voters and a listener joiner, a stale listener bootstrap: 4.
+  const auto l = run(cfg(as_is, S::resurrection_listener), resurrection);
+  require_violation(l, resurrection, 4);
+  REQUIRE(test::labels(l.violation->trace) ==
+          Labels{"Decommission(c=c1, om=o2)", "CommitConf", "Bootstrap(c=c1, om=o4, forced=false)", "CommitConf"});
+}
+
+TEST_CASE("om-membership S5 two clients: the patch needs compare-and-set", "[om-membership]") {
+  const auto r = run(cfg(no_cas, S::two_clients));
+  require_violation(r, voters, 6);
+  REQUIRE(test::labels(r.violation->trace) ==
+          Labels{"BuildBootstrap(c=c1, om=o4, forced=false)", "BuildDecommission(c=c2, om=o2)", "Submit(c=c1)",
+                 "CommitConf", "Submit(c=c2)", "CommitConf"});
+  require_ok(run(cfg(patched, S::two_clients)), 214, 419, 9);
+  // As-is with two clients: a decommission racing an uncommitted bootstrap.
+  require_violation(run(cfg(as_is, S::two_clients)), refusal, 3);
+}
+
+TEST_CASE("om-membership patched: all four invariants hold in every scenario", "[om-membership]") {
+  struct Row { S scenario; std::uint64_t distinct, generated; std::uint32_t depth; };
+  for (const Row& row : {Row{S::timing, 61, 92, 7}, Row{S::roles_demote, 95, 173, 6}, Row{S::roles_promote, 95, 173, 6},
+                         Row{S::forced, 95, 173, 6}, Row{S::resurrection, 98, 151, 7},
+                         Row{S::resurrection_3, 245, 456, 10}, Row{S::resurrection_listener, 61, 92, 7}}) {
+    INFO("scenario " << static_cast<int>(row.scenario));
+    require_ok(run(cfg(patched, row.scenario)), row.distinct, row.generated, row.depth);
+  }
+  // One client: compare-and-set is not needed.
+  require_ok(run(cfg(no_cas, S::timing)), 61, 92, 7);
+}
+
+TEST_CASE("om-membership patched: every config combination, 3 requests, 2 clients", "[om-membership]") {
+  // 64 initial states (leaderKnows, leaderListener, selfListener per joiner),
+  // forced bootstrap, FixConfig and apply lag on.
+  const auto c = cfg(patched, S::all_configs);
+  require_ok(run(c), 235896, 911752, 15);
+  auto two = c;
+  two.max_ops = 2;
+  require_ok(run(two), 25324, 85948, 11);
+  // The ablation fails the same way under every config; as-is fails sooner.
+  require_violation(run(cfg(no_cas, S::all_configs)), voters, 6);
+  require_violation(run(cfg(as_is, S::all_configs)), refusal, 3);
+}
