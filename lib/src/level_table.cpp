@@ -14,7 +14,7 @@ void LevelTable::allocate(std::uint64_t capacity) {
 
 void LevelTable::clear() {
   for (std::uint64_t i = 0; i < capacity(); ++i) slots_[i].tag.store(0, std::memory_order_relaxed);
-  size_.store(0, std::memory_order_relaxed);
+  size_ = 0;
 }
 
 void LevelTable::reserve(std::uint64_t total) {

@@ -65,6 +65,7 @@ class Search : public SearchState {
     } catch (const std::exception& e) {
       w.error(w.error_rank, 0, e.what());
     }
+    table.set_size(w.found.size());
     if (w.error_rank != Worker::none) {
       fail_in_init(w.error_rank, w.error_message);
       return false;
@@ -212,6 +213,9 @@ class Search : public SearchState {
         ops.expand(ops.model, chunk(r.begin(), r.end()), w);
       });
       i += batch;
+      std::uint64_t found = 0;
+      for (const auto& w : workers) found += w->found.size();
+      table.set_size(found);
       progress.publish(level, result.stats.distinct + table.size(), generated_so_far(), frontier_count - i,
                        table_load());
     }

@@ -56,7 +56,6 @@ class LevelTable {
           s.record = record;
           s.key.store(key, std::memory_order_relaxed);
           s.tag.store(tag, std::memory_order_release);
-          size_.fetch_add(1, std::memory_order_relaxed);
           return true;
         }
       }
@@ -83,7 +82,10 @@ class LevelTable {
   /// Entries of slots [begin, end) appended to `out` (any order).
   void collect(std::uint64_t begin, std::uint64_t end, std::vector<Entry>& out) const;
 
-  std::uint64_t size() const { return size_.load(std::memory_order_relaxed); }
+  /// Entries so far. Workers count their own inserts (a shared counter would
+  /// be contended on every new state); the search adds them up between batches.
+  std::uint64_t size() const { return size_; }
+  void set_size(std::uint64_t n) { size_ = n; }
   std::uint64_t capacity() const { return mask_ + 1; }
   std::size_t bytes() const { return static_cast<std::size_t>(capacity()) * sizeof(Slot); }
 
@@ -99,7 +101,7 @@ class LevelTable {
 
   std::unique_ptr<Slot[]> slots_;
   std::uint64_t mask_ = 0;
-  std::atomic<std::uint64_t> size_{0};
+  std::uint64_t size_ = 0;
 };
 
 }  // namespace statecheck::detail

@@ -84,6 +84,7 @@ class Worker {
   void stage(const Hash128& h, std::uint64_t key) {
     if (ctx_->exact != nullptr) ctx_->exact->prefetch(h);
     else ctx_->visited->prefetch(h);
+    ctx_->table->prefetch(h);
     hashes_[staged_] = h;
     keys_[staged_] = key;
     ++staged_;
@@ -98,11 +99,16 @@ class Worker {
                                                : ctx_->visited->contains(hashes_[i]);
       if (seen) continue;
       std::byte* slot = found.next();
-      std::memcpy(slot, record, layout.stride);
-      auto same = [&](std::uint32_t worker, std::uint32_t index) {
-        return ctx_->exact == nullptr || same_encoding(worker, index, slot);
-      };
-      if (ctx_->table->insert(hashes_[i], keys_[i], id_, found.size(), same)) found.commit();
+      if (ctx_->exact != nullptr) {
+        // Others compare encodings as soon as the entry is published: copy first.
+        std::memcpy(slot, record, layout.stride);
+        auto same = [&](std::uint32_t worker, std::uint32_t index) { return same_encoding(worker, index, slot); };
+        if (ctx_->table->insert(hashes_[i], keys_[i], id_, found.size(), same)) found.commit();
+      } else if (ctx_->table->insert(hashes_[i], keys_[i], id_, found.size(),
+                                     [](std::uint32_t, std::uint32_t) { return true; })) {
+        std::memcpy(slot, record, layout.stride);  // read only after the level
+        found.commit();
+      }
     }
     staged_ = 0;
   }
