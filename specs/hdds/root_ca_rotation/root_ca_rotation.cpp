@@ -1,0 +1,18 @@
+#include "root_ca_rotation.hpp"
+
+using namespace specs::hdds::root_ca_rotation;
+STATECHECK_REGISTER(root_ca_rotation, "HDDS-16914: SCM leader counts root CA rotation prepare acks per certificate",
+                    config, make_spec,
+                    {{{"variant", "as-is"}, {"scenario", "atomic-task"}}, "violation OneAckPerScm 10"},
+                    {{{"variant", "as-is"}, {"scenario", "atomic-task"}}, "violation CommitOnlyWhenAllPrepared 13",
+                     {"CommitOnlyWhenAllPrepared"}},
+                    {{{"variant", "as-is"}, {"scenario", "atomic-task"}}, "violation NoScmFailsCommit 15",
+                     {"NoScmFailsCommit"}},
+                    {{{"variant", "as-is"}, {"scenario", "atomic-task"}}, "violation NoFollowerFailsCommit 18",
+                     {"NoFollowerFailsCommit"}},
+                    {{{"variant", "as-is"}, {"scenario", "split-task"}}, "violation OneAckPerScm 12"},
+                    {{{"variant", "as-is"}, {"scenario", "atomic-task"}, {"crashes", "0"}}, "ok"},
+                    {{{"variant", "patched"}, {"scenario", "atomic-task"}}, "ok"},
+                    {{{"variant", "patched"}, {"scenario", "atomic-task"}, {"restart", "until-committed"}},
+                     "violation NoScmFailsCommit 19"},
+                    {{{"variant", "patched"}, {"scenario", "split-task"}}, "violation NoScmFailsCommit 22"});

@@ -1,0 +1,232 @@
+// HDDS-16914: the SCM leader counts root CA rotation prepare acks per
+// certificate, so one SCM that acks twice (crash before flush, PREPARE
+// replayed) lets it commit before every SCM prepared. The patch counts SCM
+// ids; the split-task scenario shows the residual HDDS-16913.
+// Modelled after BRIEFS.md section 2 with the section 7 corrections; see README.md.
+#pragma once
+
+#include <vector>
+
+#include "types.hpp"
+
+namespace specs::hdds::root_ca_rotation {
+
+/// The prepare task's last half: sub-ca-next written, a certificate with a
+/// new serial issued, the ack appended to the log (commits on append).
+inline void finish_prepare(State& st, int s) {
+  ScmView& v = st.scm[s];
+  v.sub_ca_next = true;
+  ++v.issued;
+  st.log.push_back(Entry::make(EntryKind::ack, s, v.issued));
+  st.prepared_once.insert(s);
+  v.task = Task::none;
+}
+
+/// A task that finds the root already rotated only re-acks with the current
+/// certificate (BRIEFS 2.4); by then the leader no longer counts acks.
+inline void reack(State& st, int s) {
+  st.log.push_back(Entry::make(EntryKind::ack, s, st.scm[s].issued));
+  st.scm[s].task = Task::none;
+}
+
+/// Apply(s) of the next log entry, as the SCM state machine's handler does.
+inline void apply_entry(State& st, int s, Variant variant) {
+  ScmView& v = st.scm[s];
+  const Entry e = st.log[v.applied];
+  switch (e.kind()) {
+    case EntryKind::prepare:
+      // shouldSkipRootCert compares the in-memory root only.
+      if (v.rotated) break;
+      v.task = Task::pending;
+      if (s == leader) {
+        st.tally.clear();
+        st.ack_senders = {};
+      }
+      break;
+    case EntryKind::ack:
+      // Only the leader's running manager counts, and only while waiting.
+      if (s != leader || st.rot != Rot::waiting) break;
+      st.tally.insert(e.scm(), variant == Variant::as_is ? e.serial() : 0);
+      st.ack_senders.insert(e.scm());
+      break;
+    case EntryKind::commit:
+      if (v.rotated) break;
+      if (!v.sub_ca_next) {
+        // sub-ca moved to sub-ca-previous, the second move fails: shutDown,
+        // and the SCM cannot start again without scm/sub-ca.
+        v.sub_ca = SubCa::missing;
+        v.up = false;
+        v.task = Task::none;
+        return;
+      }
+      v.sub_ca_next = false;
+      v.sub_ca = SubCa::new_root;
+      break;
+    case EntryKind::committed:
+      v.rotated = true;
+      break;
+  }
+  ++v.applied;
+}
+
+inline auto make_spec(const Config& c) {
+  const int n = c.scms;
+  const bool split = c.scenario == Scenario::split_task;
+  std::vector<Scm> ids;
+  std::vector<Scm> followers;
+  for (int i = 0; i < n; ++i) {
+    ids.push_back(static_cast<Scm>(i));
+    if (i != leader) followers.push_back(static_cast<Scm>(i));
+  }
+  const auto scm = statecheck::param("scm", ids);
+  const auto follower = statecheck::param("scm", followers);
+
+  return statecheck::spec<State>(
+      "root-ca-rotation",
+      statecheck::init([c](State& st) {
+        for (int i = 0; i < c.scms; ++i) {
+          ScmView v{};
+          v.up = true;
+          st.scm.push_back(v);
+        }
+        st.crashes_left = static_cast<std::uint8_t>(c.crashes);
+      }),
+      // Terminal states are normal: the rotation committed or timed out and
+      // every live SCM applied the whole log.
+      statecheck::allow_deadlock,
+      statecheck::actions(
+          // The leader's manager submits rotationPrepare.
+          statecheck::action(
+              "StartRotation", [](const State& st) { return st.scm[leader].up && st.rot == Rot::idle; },
+              [](State& st) {
+                st.log.push_back(Entry::make(EntryKind::prepare));
+                st.rot = Rot::waiting;
+              }),
+          statecheck::action(
+              "Apply", scm,
+              [](const State& st, Scm s) {
+                const ScmView& v = st.scm[idx(s)];
+                return v.up && std::size_t{v.applied} < st.log.size();
+              },
+              [c](State& st, Scm s) { apply_entry(st, idx(s), c.variant); }),
+          statecheck::action(
+              "PrepTask", scm,
+              [split](const State& st, Scm s) {
+                const ScmView& v = st.scm[idx(s)];
+                return !split && v.up && v.task == Task::pending;
+              },
+              [](State& st, Scm s) {
+                if (st.scm[idx(s)].rotated) reack(st, idx(s));
+                else finish_prepare(st, idx(s));
+              }),
+          // Split task: the task deletes scm/sub-ca-next before it regenerates it.
+          statecheck::action(
+              "PrepBegin", scm,
+              [split](const State& st, Scm s) {
+                const ScmView& v = st.scm[idx(s)];
+                return split && v.up && v.task == Task::pending;
+              },
+              [](State& st, Scm s) {
+                ScmView& v = st.scm[idx(s)];
+                if (v.rotated) {
+                  reack(st, idx(s));
+                  return;
+                }
+                v.sub_ca_next = false;
+                v.task = Task::running;
+              }),
+          statecheck::action(
+              "PrepEnd", scm,
+              [split](const State& st, Scm s) {
+                const ScmView& v = st.scm[idx(s)];
+                return split && v.up && v.task == Task::running;
+              },
+              [](State& st, Scm s) { finish_prepare(st, idx(s)); }),
+          // WaitSubCARotationPrepareAckTask: exact equality with the peer count.
+          statecheck::action(
+              "CheckAcks",
+              [n](const State& st) {
+                return st.scm[leader].up && st.rot == Rot::waiting && st.tally.size() == n;
+              },
+              [](State& st) {
+                st.log.push_back(Entry::make(EntryKind::commit));
+                st.log.push_back(Entry::make(EntryKind::committed));
+                st.rot = Rot::committed;
+                st.prepared_at_decision = st.prepared_once;
+              }),
+          // hdds.x509.ca.rotation.ack.timeout, as an untimed event.
+          statecheck::action(
+              "AckTimeout", [](const State& st) { return st.scm[leader].up && st.rot == Rot::waiting; },
+              [](State& st) { st.rot = Rot::failed; }),
+          // Environment: the transaction buffer flush persists the applied index.
+          // A no-op flush is left out. flush=observable also leaves out the
+          // flushes no crash can roll back to: the leader's, and any after the last crash.
+          statecheck::action(
+              "Flush", scm,
+              [c](const State& st, Scm s) {
+                const ScmView& v = st.scm[idx(s)];
+                if (c.flush == FlushRule::observable && (idx(s) == leader || st.crashes_left == 0)) return false;
+                return v.up && v.flushed < v.applied;
+              },
+              [](State& st, Scm s) {
+                ScmView& v = st.scm[idx(s)];
+                v.flushed = v.applied;
+              }),
+          // Faults: a follower is killed; memory is lost, disk survives.
+          statecheck::action(
+              "Crash", follower,
+              [](const State& st, Scm s) { return st.scm[idx(s)].up && st.crashes_left > 0; },
+              [](State& st, Scm s) {
+                ScmView& v = st.scm[idx(s)];
+                v.up = false;
+                v.applied = v.flushed;
+                v.task = Task::none;
+                v.rotated = false;
+                --st.crashes_left;
+              }),
+          statecheck::action(
+              "Restart", follower,
+              [](const State& st, Scm s) {
+                const ScmView& v = st.scm[idx(s)];
+                return !v.up && v.sub_ca != SubCa::missing;
+              },
+              [c](State& st, Scm s) {
+                ScmView& v = st.scm[idx(s)];
+                v.up = true;
+                // from-disk: the loaded sub-CA chain already has the new root
+                // once COMMIT was applied (BRIEFS section 7).
+                v.rotated = c.restart == RestartRule::from_disk && v.sub_ca == SubCa::new_root;
+              })),
+      statecheck::invariants(
+          statecheck::invariant("OneAckPerScm",
+                                [](const State& st) { return st.tally.size() <= st.ack_senders.size(); }),
+          statecheck::invariant("CommitOnlyWhenAllPrepared",
+                                [n](const State& st) {
+                                  return st.rot != Rot::committed || st.prepared_at_decision.size() == n;
+                                }),
+          statecheck::invariant("NoScmFailsCommit",
+                                [](const State& st) {
+                                  for (const ScmView& v : st.scm)
+                                    if (v.sub_ca == SubCa::missing) return false;
+                                  return true;
+                                }),
+          // Diagnostic: the report's symptom, a follower that breaks.
+          statecheck::invariant("NoFollowerFailsCommit",
+                                [](const State& st) {
+                                  for (std::size_t i = 1; i < st.scm.size(); ++i)
+                                    if (st.scm[i].sub_ca == SubCa::missing) return false;
+                                  return true;
+                                })),
+      // Guards against a vacuous model: both ends of a rotation are reachable.
+      statecheck::reachable(
+          statecheck::goal("RotationCompletes",
+                           [](const State& st) {
+                             if (st.rot != Rot::committed) return false;
+                             for (const ScmView& v : st.scm)
+                               if (!v.rotated || v.sub_ca != SubCa::new_root) return false;
+                             return true;
+                           }),
+          statecheck::goal("RotationTimesOut", [](const State& st) { return st.rot == Rot::failed; })));
+}
+
+}  // namespace specs::hdds::root_ca_rotation

@@ -1,0 +1,209 @@
+// root-ca-rotation (HDDS-16914, residual HDDS-16913) against BRIEFS.md
+// section 2 as corrected by section 7: each counterexample's property,
+// length and labels, and the state counts of the holding configurations.
+#include "check_helpers.hpp"
+#include "specs/hdds/root_ca_rotation/root_ca_rotation.hpp"
+#include "statecheck/report.hpp"
+
+using statecheck::Outcome;
+using Labels = std::vector<std::string>;
+namespace rca = specs::hdds::root_ca_rotation;
+
+namespace {
+
+rca::Config cfg(rca::Variant v, rca::Scenario sc, rca::RestartRule r = rca::RestartRule::from_disk) {
+  rca::Config c;
+  c.variant = v;
+  c.scenario = sc;
+  c.restart = r;
+  return c;
+}
+
+const rca::Config as_is_atomic = cfg(rca::Variant::as_is, rca::Scenario::atomic_task);
+const rca::Config as_is_split = cfg(rca::Variant::as_is, rca::Scenario::split_task);
+const rca::Config patched_atomic = cfg(rca::Variant::patched, rca::Scenario::atomic_task);
+const rca::Config patched_split = cfg(rca::Variant::patched, rca::Scenario::split_task);
+
+/// Checks one invariant alone with 1 and 2 threads (identical results required).
+statecheck::CheckResult only(const rca::Config& c, const std::string& invariant) {
+  auto o = test::options(1);
+  o.invariants = {invariant};
+  return test::check_all_threads(rca::make_spec(c), o, {2});
+}
+
+void require_violation(const statecheck::CheckResult& r, const std::string& property, std::size_t length) {
+  REQUIRE(r.outcome == Outcome::violation);
+  REQUIRE(r.violation->kind == statecheck::Violation::Kind::invariant);
+  REQUIRE(r.violation->property == property);
+  REQUIRE(r.violation->length() == length);
+}
+
+std::string field(const statecheck::CheckResult& r, const std::string& path) {
+  for (const auto& f : statecheck::flatten(r.violation->trace.back().state))
+    if (f.path == path) return f.text;
+  return "(no field " + path + ")";
+}
+
+}  // namespace
+
+TEST_CASE("as-is, atomic task: each invariant alone fails at the corrected brief's length", "[root-ca-rotation]") {
+  SECTION("OneAckPerScm in 10: the leader tallies two certificates of s2") {
+    const auto r = only(as_is_atomic, "OneAckPerScm");
+    require_violation(r, "OneAckPerScm", 10);
+    REQUIRE(test::labels(r.violation->trace) ==
+            Labels{"StartRotation", "Apply(scm=s1)", "Apply(scm=s2)", "PrepTask(scm=s2)", "Apply(scm=s1)",
+                   "Crash(scm=s2)", "Restart(scm=s2)", "Apply(scm=s2)", "PrepTask(scm=s2)", "Apply(scm=s1)"});
+    REQUIRE(field(r, "tally") == "{s2#1, s2#2}");
+    REQUIRE(field(r, "ack_senders") == "{s2}");
+  }
+  SECTION("CommitOnlyWhenAllPrepared in 13: 3 certificate ids from 2 SCMs, s3 never acts") {
+    const auto r = only(as_is_atomic, "CommitOnlyWhenAllPrepared");
+    require_violation(r, "CommitOnlyWhenAllPrepared", 13);
+    REQUIRE(test::labels(r.violation->trace) ==
+            Labels{"StartRotation", "Apply(scm=s1)", "Apply(scm=s2)", "PrepTask(scm=s1)", "Apply(scm=s1)",
+                   "PrepTask(scm=s2)", "Apply(scm=s1)", "Crash(scm=s2)", "Restart(scm=s2)", "Apply(scm=s2)",
+                   "PrepTask(scm=s2)", "Apply(scm=s1)", "CheckAcks"});
+    REQUIRE(field(r, "tally") == "{s1#1, s2#1, s2#2}");
+    REQUIRE(field(r, "prepared_at_decision") == "{s1, s2}");
+    REQUIRE(field(r, "log") == "[prepare, ack(s1#1), ack(s2#1), ack(s2#2), commit, committed]");
+    REQUIRE(field(r, "scm[2].applied") == "0");
+  }
+  SECTION("NoScmFailsCommit in 15 (section 7): the leader applies COMMIT before its own task ran") {
+    const auto r = only(as_is_atomic, "NoScmFailsCommit");
+    require_violation(r, "NoScmFailsCommit", 15);
+    REQUIRE(test::labels(r.violation->trace) ==
+            Labels{"StartRotation", "Apply(scm=s1)", "Apply(scm=s2)", "Apply(scm=s3)", "PrepTask(scm=s2)",
+                   "Apply(scm=s1)", "PrepTask(scm=s3)", "Apply(scm=s1)", "Crash(scm=s2)", "Restart(scm=s2)",
+                   "Apply(scm=s2)", "PrepTask(scm=s2)", "Apply(scm=s1)", "CheckAcks", "Apply(scm=s1)"});
+    REQUIRE(field(r, "scm[0].sub_ca") == "missing");
+    REQUIRE(field(r, "scm[0].task") == "none");
+    REQUIRE(field(r, "tally") == "{s2#1, s2#2, s3#1}");
+  }
+  SECTION("NoFollowerFailsCommit in 18: the report's symptom, a follower breaks") {
+    const auto r = only(as_is_atomic, "NoFollowerFailsCommit");
+    require_violation(r, "NoFollowerFailsCommit", 18);
+    REQUIRE(test::labels(r.violation->trace) ==
+            Labels{"StartRotation", "Apply(scm=s1)", "Apply(scm=s2)", "Apply(scm=s3)", "PrepTask(scm=s1)",
+                   "Apply(scm=s1)", "Apply(scm=s2)", "PrepTask(scm=s3)", "Apply(scm=s1)", "Apply(scm=s2)",
+                   "Crash(scm=s3)", "Restart(scm=s3)", "Apply(scm=s3)", "PrepTask(scm=s3)", "Apply(scm=s1)",
+                   "Apply(scm=s2)", "CheckAcks", "Apply(scm=s2)"});
+    // s2 applied PREPARE but its task never ran: no sub-ca-next at COMMIT.
+    REQUIRE(field(r, "scm[1].sub_ca") == "missing");
+    REQUIRE(field(r, "scm[1].issued") == "0");
+  }
+}
+
+TEST_CASE("as-is with every invariant: OneAckPerScm is the first to fail", "[root-ca-rotation]") {
+  const auto r = test::check_all_threads(rca::make_spec(as_is_atomic), test::options(1), {2});
+  require_violation(r, "OneAckPerScm", 10);
+}
+
+TEST_CASE("without a crash the as-is ring behaves as designed", "[root-ca-rotation]") {
+  // The report: without the kill the leader gets two acks and times out.
+  for (rca::Variant v : {rca::Variant::as_is, rca::Variant::patched}) {
+    rca::Config c = cfg(v, rca::Scenario::atomic_task);
+    c.crashes = 0;
+    const auto r = test::check_all_threads(rca::make_spec(c), test::options(1), {2});
+    REQUIRE(r.outcome == Outcome::ok);
+    REQUIRE(r.stats.distinct == 159121);
+    REQUIRE(r.stats.generated == 709863);
+    REQUIRE(r.stats.depth == 27);
+  }
+}
+
+TEST_CASE("patched, atomic task, one crash, restart from disk: all invariants hold", "[root-ca-rotation]") {
+  // One 2-thread run of the brief's definitions (section 7: 3-5e6 states);
+  // thread independence is shown on the reduced flush rule below.
+  const auto r = statecheck::check(rca::make_spec(patched_atomic), test::options(2));
+  REQUIRE(r.outcome == Outcome::ok);  // also: RotationCompletes and RotationTimesOut reached
+  REQUIRE(r.stats.distinct == 3266852);
+  REQUIRE(r.stats.generated == 15642689);
+  REQUIRE(r.stats.depth == 34);
+}
+
+TEST_CASE("flush=observable: the same verdicts in a 14 times smaller space", "[root-ca-rotation]") {
+  rca::Config c = patched_atomic;
+  c.flush = rca::FlushRule::observable;
+  const auto r = test::check_all_threads(rca::make_spec(c), test::options(1), {2});
+  REQUIRE(r.outcome == Outcome::ok);
+  REQUIRE(r.stats.distinct == 225869);
+  REQUIRE(r.stats.generated == 702075);
+  REQUIRE(r.stats.depth == 32);
+
+  struct Row { rca::Config c; const char* invariant; std::size_t length; };
+  rca::Config until = patched_atomic;
+  until.restart = rca::RestartRule::until_committed;
+  for (Row row : {Row{as_is_atomic, "OneAckPerScm", 10}, Row{as_is_atomic, "CommitOnlyWhenAllPrepared", 13},
+                  Row{as_is_atomic, "NoScmFailsCommit", 15}, Row{as_is_atomic, "NoFollowerFailsCommit", 18},
+                  Row{until, "NoScmFailsCommit", 19}, Row{patched_split, "NoScmFailsCommit", 22}}) {
+    INFO(row.invariant << " " << row.length);
+    row.c.flush = rca::FlushRule::observable;
+    require_violation(only(row.c, row.invariant), row.invariant, row.length);
+  }
+}
+
+TEST_CASE("patched, restart keeps 'rotated' false until COMMITTED: COMMIT replayed in 19", "[root-ca-rotation]") {
+  const auto r = test::check_all_threads(
+      rca::make_spec(cfg(rca::Variant::patched, rca::Scenario::atomic_task, rca::RestartRule::until_committed)),
+      test::options(1), {2});
+  require_violation(r, "NoScmFailsCommit", 19);
+  REQUIRE(test::labels(r.violation->trace) ==
+          Labels{"StartRotation", "Apply(scm=s1)", "Apply(scm=s2)", "Apply(scm=s3)", "PrepTask(scm=s1)",
+                 "Apply(scm=s1)", "Apply(scm=s2)", "PrepTask(scm=s2)", "Apply(scm=s1)", "Apply(scm=s2)",
+                 "PrepTask(scm=s3)", "Apply(scm=s1)", "Apply(scm=s2)", "CheckAcks", "Flush(scm=s2)",
+                 "Apply(scm=s2)", "Crash(scm=s2)", "Restart(scm=s2)", "Apply(scm=s2)"});
+  REQUIRE(field(r, "scm[1].sub_ca") == "missing");
+  REQUIRE(field(r, "prepared_at_decision") == "{s1, s2, s3}");
+}
+
+TEST_CASE("as-is, split task: one step more per prepare", "[root-ca-rotation]") {
+  struct Row { const char* invariant; std::size_t length; };
+  for (Row row : {Row{"OneAckPerScm", 12}, Row{"CommitOnlyWhenAllPrepared", 16}, Row{"NoScmFailsCommit", 18},
+                  Row{"NoFollowerFailsCommit", 21}}) {
+    INFO(row.invariant);
+    require_violation(only(as_is_split, row.invariant), row.invariant, row.length);
+  }
+}
+
+TEST_CASE("residual HDDS-16913: patched, split task, NoScmFailsCommit in 22 under both restart rules",
+          "[root-ca-rotation]") {
+  SECTION("restart from disk: s2 replays PREPARE after the commit decision and deletes sub-ca-next") {
+    const auto r = test::check_all_threads(rca::make_spec(patched_split), test::options(1), {2});
+    require_violation(r, "NoScmFailsCommit", 22);
+    REQUIRE(test::labels(r.violation->trace) ==
+            Labels{"StartRotation", "Apply(scm=s1)", "Apply(scm=s2)", "Apply(scm=s3)", "PrepBegin(scm=s1)",
+                   "PrepBegin(scm=s2)", "PrepBegin(scm=s3)", "PrepEnd(scm=s1)", "Apply(scm=s1)",
+                   "PrepEnd(scm=s2)", "Apply(scm=s1)", "PrepEnd(scm=s3)", "Apply(scm=s1)", "CheckAcks",
+                   "Crash(scm=s2)", "Restart(scm=s2)", "Apply(scm=s2)", "Apply(scm=s2)", "Apply(scm=s2)",
+                   "Apply(scm=s2)", "PrepBegin(scm=s2)", "Apply(scm=s2)"});
+    // Every SCM was counted once and had prepared when the leader decided.
+    REQUIRE(field(r, "tally") == "{s1, s2, s3}");
+    REQUIRE(field(r, "prepared_at_decision") == "{s1, s2, s3}");
+    REQUIRE(field(r, "scm[1].sub_ca") == "missing");
+    REQUIRE(field(r, "scm[1].sub_ca_next") == "false");
+  }
+  SECTION("until-committed: also 22, but the first trace printed is the COMMIT replay of the 19-step one") {
+    rca::Config c = patched_split;
+    c.restart = rca::RestartRule::until_committed;
+    const auto r = test::check_all_threads(rca::make_spec(c), test::options(1), {2});
+    require_violation(r, "NoScmFailsCommit", 22);
+    REQUIRE(test::labels(r.violation->trace) ==
+            Labels{"StartRotation", "Apply(scm=s1)", "Apply(scm=s2)", "Apply(scm=s3)", "PrepBegin(scm=s1)",
+                   "PrepBegin(scm=s2)", "PrepBegin(scm=s3)", "PrepEnd(scm=s1)", "Apply(scm=s1)", "Apply(scm=s2)",
+                   "PrepEnd(scm=s2)", "Apply(scm=s1)", "Apply(scm=s2)", "PrepEnd(scm=s3)", "Apply(scm=s1)",
+                   "Apply(scm=s2)", "CheckAcks", "Flush(scm=s2)", "Apply(scm=s2)", "Crash(scm=s2)",
+                   "Restart(scm=s2)", "Apply(scm=s2)"});
+  }
+}
+
+TEST_CASE("more SCMs: the duplicate ack still stands in for one missing SCM", "[root-ca-rotation]") {
+  rca::Config c = as_is_atomic;
+  c.scms = 4;
+  c.flush = rca::FlushRule::observable;
+  auto o = test::options(2);  // one run: thread independence is covered above
+  o.invariants = {"OneAckPerScm"};
+  require_violation(statecheck::check(rca::make_spec(c), o), "OneAckPerScm", 10);
+  // Two more steps for s3's apply and prepare, one for the leader's extra ack apply.
+  o.invariants = {"CommitOnlyWhenAllPrepared"};
+  require_violation(statecheck::check(rca::make_spec(c), o), "CommitOnlyWhenAllPrepared", 16);
+}
