@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
+#include <csignal>
 #include <cstring>
 #include <iostream>
 #include <sstream>
@@ -88,6 +89,13 @@ std::vector<std::pair<std::string, std::string>> split_sets(const std::vector<st
   return out;
 }
 
+/// First Ctrl-C: stop at the next batch with the partial summary; a second one
+/// gets the default action and ends the process at once.
+extern "C" void on_stop_signal(int signal) {
+  statecheck::request_stop();
+  std::signal(signal, SIG_DFL);
+}
+
 int run_check(const CheckArgs& a) {
   const SpecEntry& e = find_spec(a.spec);
   RunInfo info;
@@ -101,6 +109,8 @@ int run_check(const CheckArgs& a) {
   o.exact = a.exact;
   o.progress_seconds = a.quiet ? 0 : a.progress;
   o.invariants = a.invariants;
+  std::signal(SIGINT, on_stop_signal);
+  std::signal(SIGTERM, on_stop_signal);
   const CheckResult r = e.run(values, o);
   if (a.format == "json") std::cout << to_json(r, info) << std::endl;
   else print_text(std::cout, r, info, a.quiet);

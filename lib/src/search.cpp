@@ -10,6 +10,7 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <chrono>
 #include <memory>
@@ -24,6 +25,8 @@ namespace statecheck::detail {
 namespace {
 
 constexpr std::size_t chunk_states = 64;  // states per call into the spec
+std::atomic<bool> stop_requested{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "request_stop must be async-signal-safe");
 
 class Search : public SearchState {
  public:
@@ -84,6 +87,7 @@ class Search : public SearchState {
     tbb::parallel_sort(entries.begin(), entries.end(),
                        [](const LevelTable::Entry& a, const LevelTable::Entry& b) { return a.key < b.key; });
     const std::uint64_t parent_count = level == 0 ? 1 : frontier_count;
+    frontier.reset();  // the expanded level is no longer needed: keep peak memory down
     auto next = allocate_states(n);
     const std::uint64_t first_id = result.stats.distinct;
     tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, n, 1024), [&](const auto& r) {
@@ -203,7 +207,9 @@ class Search : public SearchState {
     while (i < frontier_count) {
       const std::uint64_t left = frontier_count - i;
       const double room = LevelTable::max_load * static_cast<double>(table.capacity()) - static_cast<double>(table.size());
-      std::uint64_t batch = std::min<std::uint64_t>(left, static_cast<std::uint64_t>(std::max(0.0, room)) / fanout);
+      // At most 2^18 states a batch, so that progress and Ctrl-C are seen within a fraction of a second.
+      std::uint64_t batch = std::min<std::uint64_t>({left, static_cast<std::uint64_t>(std::max(0.0, room)) / fanout,
+                                                     std::uint64_t{1} << 18});
       if (batch < std::min<std::uint64_t>(left, 4096)) {
         batch = std::min<std::uint64_t>(left, 4096);
         table.reserve(table.size() + batch * fanout);
@@ -213,6 +219,11 @@ class Search : public SearchState {
         ops.expand(ops.model, chunk(r.begin(), r.end()), w);
       });
       i += batch;
+      if (stop_requested.load(std::memory_order_relaxed)) {
+        stop_on_limit("interrupted while expanding level " + std::to_string(level) + " (" + std::to_string(i) +
+                      " of " + std::to_string(frontier_count) + " states expanded); the statistics cover the levels before it");
+        return false;
+      }
       std::uint64_t found = 0;
       for (const auto& w : workers) found += w->found.size();
       table.set_size(found);
@@ -254,8 +265,11 @@ class Search : public SearchState {
 }  // namespace
 
 CheckResult run_search(const ModelOps& ops, const CheckOptions& options) {
+  stop_requested.store(false);
   Search search(ops, options);
   return search.run();
 }
 
 }  // namespace statecheck::detail
+
+void statecheck::request_stop() noexcept { detail::stop_requested.store(true, std::memory_order_relaxed); }

@@ -60,7 +60,7 @@ SearchState::SearchState(const ModelOps& model_ops, const CheckOptions& opts) : 
   if (options.memory == 0) options.memory = physical_memory() / 2;
   layout.state_size = ops.state_size;
   layout.encoding_size = ops.encoding_size;
-  layout.stride = round_up(ops.state_size + ops.encoding_size, 16);
+  layout.stride = round_up(ops.state_size + ops.encoding_size, 8);  // alignof(State) <= 8
   frontier_stride = round_up(ops.state_size, 8);
   tid_bits = static_cast<unsigned>(std::bit_width(std::max<std::uint32_t>(ops.transitions, 2) - 1));
   if (options.exact) exact = std::make_unique<ExactSet>(layout.encoded_bytes());
@@ -163,9 +163,11 @@ void SearchState::finish_stats() {
     for (std::size_t t = 0; t < w->enabled.size(); ++t) s.transition_enabled[t] += w->enabled[t];
   for (std::size_t t = 0; t < s.transition_enabled.size(); ++t)
     s.actions[ops.action_of_transition[t]].enabled += s.transition_enabled[t];
-  for (const ActionStats& a : s.actions)
-    if (a.enabled == 0 && result.outcome == Outcome::ok)
-      result.warnings.push_back("action " + a.name + " was never enabled");
+  std::vector<bool> present(s.actions.size(), false);  // actions left out with when(false, ...) have no ids
+  for (std::uint32_t a : ops.action_of_transition) present[a] = true;
+  for (std::size_t a = 0; a < s.actions.size(); ++a)
+    if (present[a] && s.actions[a].enabled == 0 && result.outcome == Outcome::ok)
+      result.warnings.push_back("action " + s.actions[a].name + " was never enabled");
   s.trace_bytes = log.bytes();
   if (visited) {
     s.visited_bytes = visited->bytes();

@@ -115,3 +115,11 @@ TEST_CASE("a visited-set budget that fills: clean stop, exit 3", "[cli]") {
   REQUIRE_THAT(r.out, Catch::Contains("stopped: the visited set is full"));
   REQUIRE_THAT(r.out, Catch::Contains("raise --memory"));
 }
+
+TEST_CASE("SIGINT stops a long run with the partial summary, exit 3", "[cli]") {
+  const Run r = run("sh", std::string("-c '") + STATECHECK_BIN +
+                              " check two-phase --set rms=10 --progress 0 & pid=$!; sleep 1; kill -INT $pid; wait $pid'");
+  REQUIRE(r.code == 3);
+  REQUIRE_THAT(r.out, Catch::Contains("stopped: interrupted while expanding level"));
+  REQUIRE_THAT(r.out, Catch::Contains("distinct states"));
+}

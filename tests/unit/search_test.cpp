@@ -145,3 +145,21 @@ TEST_CASE("only the named invariants are checked; unknown names are refused", "[
   o.invariants = {"Nope"};
   REQUIRE_THROWS_AS(statecheck::check(two, o), statecheck::config_error);
 }
+
+TEST_CASE("when(false, action) leaves an action out of the configuration", "[search]") {
+  for (const bool with_jump : {false, true}) {
+    const auto spec = statecheck::spec<Counter>(
+        "optional", statecheck::init([](Counter&) {}),
+        statecheck::actions(
+            statecheck::action("Inc", [](const Counter& s) { return s.x < 4; }, [](Counter& s) { ++s.x; }),
+            statecheck::when(with_jump, statecheck::action("Jump", statecheck::param("to", 3, 4),
+                                                           [](const Counter& s, int) { return s.x == 0; },
+                                                           [](Counter& s, int to) { s.x = static_cast<std::uint8_t>(to); })),
+            statecheck::action("Reset", [](const Counter& s) { return s.x == 4; }, [](Counter& s) { s.x = 0; })),
+        statecheck::invariants(statecheck::invariant("BelowFour", [](const Counter& s) { return s.x < 4; })));
+    const auto r = test::check_all_threads(spec);
+    REQUIRE(r.violation->length() == (with_jump ? 1u : 4u));
+    REQUIRE(test::labels(r.violation->trace).back() == (with_jump ? "Jump(to=4)" : "Inc"));
+    REQUIRE(r.stats.transition_enabled.size() == (with_jump ? 4u : 2u));
+  }
+}

@@ -82,8 +82,13 @@ enum class Outcome {
   ok,         // every checked property holds (in the explored part, if bounded)
   violation,  // an invariant failed, a deadlock, or a goal unreached
   error,      // spec code threw or is not deterministic
-  limit,      // the memory budget stopped the search
+  limit,      // stopped early: the memory budget, or request_stop() (Ctrl-C)
 };
+
+/// Asks running checks to stop at the next batch boundary with their partial
+/// statistics (Outcome::limit). Async-signal-safe: the CLI calls it on SIGINT
+/// and SIGTERM. Each check clears the request when it starts.
+void request_stop() noexcept;
 
 struct CheckResult {
   std::string spec;

@@ -86,7 +86,17 @@ struct action_t {
   std::tuple<param_t<P>...> params;
   Guard guard;
   Effect effect;
+  bool present = true;  // false: left out of this configuration (see when())
 };
+
+/// Keeps `a` in the spec only when `condition` holds, e.g. an action that
+/// exists in one scenario: `when(c.leader_change, action("ElectLeader", ...))`.
+/// A left-out action has no transition ids and is not reported as never enabled.
+template <class Guard, class Effect, class... P>
+action_t<Guard, Effect, P...> when(bool condition, action_t<Guard, Effect, P...> a) {
+  a.present = condition;
+  return a;
+}
 
 namespace detail {
 template <class... Args>
@@ -126,11 +136,11 @@ auto action(std::string_view name, Args... args) {
   if constexpr (total - params == 2) {
     using A = typename detail::param_types<decltype(ps)>::template action<
         std::tuple_element_t<params, decltype(all)>, std::tuple_element_t<params + 1, decltype(all)>>;
-    return A{name, std::move(ps), std::get<params>(all), std::get<params + 1>(all)};
+    return A{name, std::move(ps), std::get<params>(all), std::get<params + 1>(all), true};
   } else {
     using A = typename detail::param_types<decltype(ps)>::template action<
         always_enabled, std::tuple_element_t<params, decltype(all)>>;
-    return A{name, std::move(ps), always_enabled{}, std::get<params>(all)};
+    return A{name, std::move(ps), always_enabled{}, std::get<params>(all), true};
   }
 }
 

@@ -19,6 +19,7 @@ namespace statecheck::detail {
 
 template <class Guard, class Effect, class... P>
 std::size_t combination_count(const action_t<Guard, Effect, P...>& a) {
+  if (!a.present) return 0;
   return std::apply([](const auto&... p) { return (std::size_t{1} * ... * p.values.size()); }, a.params);
 }
 
@@ -107,6 +108,7 @@ class transition_table {
 
   template <class A, class F>
   inline void visit_action(const A& a, std::uint32_t& tid, F& f) const {
+    if (!a.present) return;
     auto call = [&](const auto&... vs) { f(tid++, a, vs...); };
     for_each_combination(a.params, call);
   }
