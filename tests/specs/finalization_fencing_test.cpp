@@ -102,9 +102,7 @@ TEST_CASE("patched, fixed leader: holds, and the control datanode is still fence
   // An ok outcome with dx means ControlDatanodeFenced was reached.
   const auto r = test::check_all_threads(ff::make_spec(cfg(Variant::patched, Scenario::fixed_leader, 1, 1, true)));
   require_ok(r, 220, 973, 11);
-  REQUIRE(r.warnings == std::vector<std::string>{"action ElectLeader was never enabled",
-                                                 "action LeaderReady was never enabled",
-                                                 "action StepDown was never enabled"});
+  REQUIRE(r.warnings.empty());  // leader-change actions are left out with when(), not reported as dead
   require_ok(test::check_all_threads(ff::make_spec(cfg(Variant::patched, Scenario::fixed_leader, 2, 2, true))), 2890,
              17884, 14);
 }

@@ -33,15 +33,16 @@ inline auto make_spec(const Config& c) {
           sc::action(
               "Register", dn, scm, [c](const State& s, Dn d, Scm m) { return register_enabled(c, s, d, m); },
               [c](State& s, Dn d, Scm m) { register_dn(c, s, d, m); }),
-          sc::action(
-              "ElectLeader", scm, [lc](const State& s, Scm m) { return lc && elect_enabled(s, m); },
-              [](State& s, Scm m) { elect(s, m); }),
-          sc::action(
-              "LeaderReady", scm, [lc](const State& s, Scm m) { return lc && leader_ready_enabled(s, m); },
-              [](State& s, Scm m) { make_ready(s, m); }),
-          sc::action(
-              "StepDown", scm, [lc](const State& s, Scm m) { return lc && step_down_enabled(s, m); },
-              [](State& s, Scm m) { step_down(s, m); })),
+          // Leader change exists only in scenario=leader-change.
+          sc::when(lc, sc::action(
+              "ElectLeader", scm, [](const State& s, Scm m) { return elect_enabled(s, m); },
+              [](State& s, Scm m) { elect(s, m); })),
+          sc::when(lc, sc::action(
+              "LeaderReady", scm, [](const State& s, Scm m) { return leader_ready_enabled(s, m); },
+              [](State& s, Scm m) { make_ready(s, m); })),
+          sc::when(lc, sc::action(
+              "StepDown", scm, [](const State& s, Scm m) { return step_down_enabled(s, m); },
+              [](State& s, Scm m) { step_down(s, m); }))),
       sc::invariants(
           sc::invariant("NoFinalizedDatanodeFenced", [c](const State& s) { return no_finalized_datanode_fenced(c, s); }),
           // Section 7 wording: the rejecting SCM is the true leader and ready (not "has

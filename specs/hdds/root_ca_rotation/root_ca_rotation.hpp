@@ -109,22 +109,23 @@ inline auto make_spec(const Config& c) {
                 return v.up && std::size_t{v.applied} < st.log.size();
               },
               [c](State& st, Scm s) { apply_entry(st, idx(s), c.variant); }),
-          statecheck::action(
+          // Atomic task (scenario=atomic-task) or split in two (split-task); when() keeps one.
+          statecheck::when(!split, statecheck::action(
               "PrepTask", scm,
-              [split](const State& st, Scm s) {
+              [](const State& st, Scm s) {
                 const ScmView& v = st.scm[idx(s)];
-                return !split && v.up && v.task == Task::pending;
+                return v.up && v.task == Task::pending;
               },
               [](State& st, Scm s) {
                 if (st.scm[idx(s)].rotated) reack(st, idx(s));
                 else finish_prepare(st, idx(s));
-              }),
+              })),
           // Split task: the task deletes scm/sub-ca-next before it regenerates it.
-          statecheck::action(
+          statecheck::when(split, statecheck::action(
               "PrepBegin", scm,
-              [split](const State& st, Scm s) {
+              [](const State& st, Scm s) {
                 const ScmView& v = st.scm[idx(s)];
-                return split && v.up && v.task == Task::pending;
+                return v.up && v.task == Task::pending;
               },
               [](State& st, Scm s) {
                 ScmView& v = st.scm[idx(s)];
@@ -134,14 +135,14 @@ inline auto make_spec(const Config& c) {
                 }
                 v.sub_ca_next = false;
                 v.task = Task::running;
-              }),
-          statecheck::action(
+              })),
+          statecheck::when(split, statecheck::action(
               "PrepEnd", scm,
-              [split](const State& st, Scm s) {
+              [](const State& st, Scm s) {
                 const ScmView& v = st.scm[idx(s)];
-                return split && v.up && v.task == Task::running;
+                return v.up && v.task == Task::running;
               },
-              [](State& st, Scm s) { finish_prepare(st, idx(s)); }),
+              [](State& st, Scm s) { finish_prepare(st, idx(s)); })),
           // WaitSubCARotationPrepareAckTask: exact equality with the peer count.
           statecheck::action(
               "CheckAcks",
