@@ -55,3 +55,31 @@ statecheck::CheckResult check_all_threads(const Spec& spec, statecheck::CheckOpt
 }
 
 }  // namespace test
+
+namespace test {
+
+/// Options that check only `invariant` (one thread).
+inline statecheck::CheckOptions only(const std::string& invariant) {
+  auto o = options(1);
+  o.invariants = {invariant};
+  return o;
+}
+
+/// The run found `property` violated with a shortest trace of `length` steps.
+inline void require_violation(const statecheck::CheckResult& r, const std::string& property, std::size_t length) {
+  REQUIRE(r.outcome == statecheck::Outcome::violation);
+  REQUIRE(r.violation->kind == statecheck::Violation::Kind::invariant);
+  REQUIRE(r.violation->property == property);
+  REQUIRE(r.violation->length() == length);
+}
+
+/// The run completed with every property holding, with exactly these counts.
+inline void require_ok(const statecheck::CheckResult& r, std::uint64_t distinct, std::uint64_t generated,
+                       std::uint32_t depth) {
+  REQUIRE(r.outcome == statecheck::Outcome::ok);
+  REQUIRE(r.stats.distinct == distinct);
+  REQUIRE(r.stats.generated == generated);
+  REQUIRE(r.stats.depth == depth);
+}
+
+}  // namespace test

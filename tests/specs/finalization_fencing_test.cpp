@@ -14,6 +14,10 @@ using ff::Scm;
 using ff::Variant;
 using Labels = std::vector<std::string>;
 
+using test::require_violation;
+using test::require_ok;
+using test::only;
+
 namespace {
 
 ff::Config cfg(Variant v, Scenario sc, int datanodes = 1, int restarts = 1, bool control = false) {
@@ -24,26 +28,6 @@ ff::Config cfg(Variant v, Scenario sc, int datanodes = 1, int restarts = 1, bool
   c.restarts = restarts;
   c.control = control;
   return c;
-}
-
-statecheck::CheckOptions only(const std::string& invariant) {
-  auto o = test::options(1);
-  o.invariants = {invariant};
-  return o;
-}
-
-void require_violation(const statecheck::CheckResult& r, const std::string& property, std::size_t length) {
-  REQUIRE(r.outcome == Outcome::violation);
-  REQUIRE(r.violation->kind == statecheck::Violation::Kind::invariant);
-  REQUIRE(r.violation->property == property);
-  REQUIRE(r.violation->length() == length);
-}
-
-void require_ok(const statecheck::CheckResult& r, std::uint64_t distinct, std::uint64_t generated, std::uint32_t depth) {
-  REQUIRE(r.outcome == Outcome::ok);
-  REQUIRE(r.stats.distinct == distinct);
-  REQUIRE(r.stats.generated == generated);
-  REQUIRE(r.stats.depth == depth);
 }
 
 const Labels as_is_trace{"Finalize", "ApplyFinalize(scm=s1)", "SendFinalizeToDn(scm=s1, dn=d1)", "DnRestart(dn=d1)",

@@ -11,6 +11,9 @@ namespace omm = specs::hdds::om_membership;
 using statecheck::Outcome;
 using Labels = std::vector<std::string>;
 
+using test::require_violation;
+using test::require_ok;
+
 namespace {
 
 omm::Config cfg(omm::Variant v, omm::Scenario s) {
@@ -25,20 +28,6 @@ statecheck::CheckResult run(const omm::Config& c, const std::string& invariant =
   statecheck::CheckOptions o = test::options(1);
   if (!invariant.empty()) o.invariants = {invariant};
   return test::check_all_threads(omm::make_spec(c), o, {2});
-}
-
-void require_violation(const statecheck::CheckResult& r, const std::string& property, std::size_t length) {
-  REQUIRE(r.outcome == Outcome::violation);
-  REQUIRE(r.violation->kind == statecheck::Violation::Kind::invariant);
-  REQUIRE(r.violation->property == property);
-  REQUIRE(r.violation->length() == length);
-}
-
-void require_ok(const statecheck::CheckResult& r, std::uint64_t distinct, std::uint64_t generated, std::uint32_t depth) {
-  REQUIRE(r.outcome == Outcome::ok);
-  REQUIRE(r.stats.distinct == distinct);
-  REQUIRE(r.stats.generated == generated);
-  REQUIRE(r.stats.depth == depth);
 }
 
 constexpr auto as_is = omm::Variant::as_is;

@@ -9,6 +9,8 @@ using statecheck::Outcome;
 using Labels = std::vector<std::string>;
 namespace rca = specs::hdds::root_ca_rotation;
 
+using test::require_violation;
+
 namespace {
 
 rca::Config cfg(rca::Variant v, rca::Scenario sc, rca::RestartRule r = rca::RestartRule::from_disk) {
@@ -29,13 +31,6 @@ statecheck::CheckResult only(const rca::Config& c, const std::string& invariant)
   auto o = test::options(1);
   o.invariants = {invariant};
   return test::check_all_threads(rca::make_spec(c), o, {2});
-}
-
-void require_violation(const statecheck::CheckResult& r, const std::string& property, std::size_t length) {
-  REQUIRE(r.outcome == Outcome::violation);
-  REQUIRE(r.violation->kind == statecheck::Violation::Kind::invariant);
-  REQUIRE(r.violation->property == property);
-  REQUIRE(r.violation->length() == length);
 }
 
 std::string field(const statecheck::CheckResult& r, const std::string& path) {

@@ -7,6 +7,8 @@
 using statecheck::Outcome;
 namespace si = specs::hdds::snapshot_install;
 
+using test::only;
+
 namespace {
 
 si::Config cfg(si::Variant v, si::Scenario sc) {
@@ -14,12 +16,6 @@ si::Config cfg(si::Variant v, si::Scenario sc) {
   c.variant = v;
   c.scenario = sc;
   return c;
-}
-
-statecheck::CheckOptions only(const std::string& invariant) {
-  auto o = test::options(1);
-  o.invariants = {invariant};
-  return o;
 }
 
 struct Counts {

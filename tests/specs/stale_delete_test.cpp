@@ -13,6 +13,10 @@ namespace sd = specs::hdds::stale_delete;
 using statecheck::Outcome;
 using Labels = std::vector<std::string>;
 
+using test::require_violation;
+using test::require_ok;
+using test::only;
+
 namespace {
 
 sd::Config make(sd::Variant v, sd::Scenario sc = sd::Scenario::base) {
@@ -22,31 +26,11 @@ sd::Config make(sd::Variant v, sd::Scenario sc = sd::Scenario::base) {
   return c;
 }
 
-statecheck::CheckOptions only(const std::string& invariant) {
-  auto o = test::options(1);
-  o.invariants = {invariant};
-  return o;
-}
-
 /// The printed value of one field of a trace state, e.g. "c.C1.has".
 std::string field(const statecheck::TraceStep& step, const std::string& path) {
   for (const auto& f : statecheck::flatten(step.state))
     if (f.path == path) return f.text;
   return "<missing " + path + ">";
-}
-
-void require_violation(const statecheck::CheckResult& r, const std::string& property, std::size_t length) {
-  REQUIRE(r.outcome == Outcome::violation);
-  REQUIRE(r.violation->kind == statecheck::Violation::Kind::invariant);
-  REQUIRE(r.violation->property == property);
-  REQUIRE(r.violation->length() == length);
-}
-
-void require_ok(const statecheck::CheckResult& r, std::uint64_t distinct, std::uint64_t generated, std::uint32_t depth) {
-  REQUIRE(r.outcome == Outcome::ok);
-  REQUIRE(r.stats.distinct == distinct);
-  REQUIRE(r.stats.generated == generated);
-  REQUIRE(r.stats.depth == depth);
 }
 
 // Steps 1-5 of every resend trace: delete, late report, resend, report completes the op.
