@@ -6,7 +6,7 @@
 #   small : two-phase N=8 (1,745,408 states), filter N=6 (1,827,936)        [default]
 #   big   : two-phase N=9 (10,340,352 states), filter N=7 (41,512,352)
 #   hdds  : the HDDS specs' benchmark configurations (bench/hdds.txt)
-# Env: THREADS ("1 2"), PEERS (path of shared/peers), NO_PEERS=1 (statecheck only),
+# Env: THREADS ("1 2", statecheck), RUMUR_THREADS ("2"), PEERS (path of shared/peers), NO_PEERS=1 (statecheck only),
 #      WD (work dir, default /tmp/statecheck-bench).
 # Prints one row per run: distinct states/s, transitions/s and peak RSS bytes
 # per distinct state, then the ratio of statecheck (2 threads) to each peer.
@@ -18,6 +18,7 @@ ROOT=$(cd "$HERE/.." && pwd)
 PEERS=${PEERS:-$ROOT/../shared/peers}
 WD=${WD:-/tmp/statecheck-bench}
 THREADS=${THREADS:-"1 2"}
+RUMUR_THREADS=${RUMUR_THREADS:-"2"}
 SUITES=${*:-small}
 mkdir -p "$WD"
 ROWS=$WD/rows.tsv
@@ -58,7 +59,7 @@ run_spin() {  # model N log2-slots
 run_rumur() {  # model N
   command -v rumur >/dev/null || return 0
   local m=$1 n=$2 t d
-  for t in $THREADS; do
+  for t in $RUMUR_THREADS; do
     d=$WD/rumur/$m-$n-$t && mkdir -p "$d"
     sed "s/^const N: [0-9]*;/const N: $n;/" "$PEERS/$m/$m.m" > "$d/$m.m"
     ( cd "$d" && rumur --quiet --deadlock-detection off --threads "$t" "$m.m" -o checker.c &&

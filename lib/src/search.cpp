@@ -26,6 +26,41 @@ namespace {
 
 constexpr std::size_t chunk_states = 64;  // states per call into the spec
 std::atomic<bool> stop_requested{false};
+
+#if defined(__SANITIZE_THREAD__)
+constexpr bool thread_sanitizer = true;
+#else
+constexpr bool thread_sanitizer = false;
+#endif
+
+/// tbb::parallel_for over [begin, end). Debian's oneTBB library is not built for
+/// ThreadSanitizer, which then cannot see how a parallel loop orders its tasks
+/// after the code before it and before the code after it; under TSan each task
+/// passes through an atomic so that those edges are visible (and real races in
+/// our code are still reported).
+template <class Body>
+void parallel(std::uint64_t begin, std::uint64_t end, std::uint64_t grain, const Body& body) {
+  const tbb::blocked_range<std::uint64_t> range(begin, end, grain);
+  if constexpr (thread_sanitizer) {
+    std::atomic<std::uint64_t> edge{0};
+    edge.store(0, std::memory_order_release);
+    tbb::parallel_for(range, [&](const tbb::blocked_range<std::uint64_t>& r) {
+      (void)edge.load(std::memory_order_acquire);
+      body(r);
+      edge.fetch_add(1, std::memory_order_acq_rel);
+    });
+    (void)edge.load(std::memory_order_acquire);
+  } else {
+    tbb::parallel_for(range, body);
+  }
+}
+
+/// Sorts the level by discovery key (a sequential sort under TSan: see parallel()).
+void sort_by_key(std::vector<LevelTable::Entry>& entries) {
+  const auto by_key = [](const LevelTable::Entry& a, const LevelTable::Entry& b) { return a.key < b.key; };
+  if constexpr (thread_sanitizer) std::sort(entries.begin(), entries.end(), by_key);
+  else tbb::parallel_sort(entries.begin(), entries.end(), by_key);
+}
 static_assert(std::atomic<bool>::is_always_lock_free, "request_stop must be async-signal-safe");
 
 class Search : public SearchState {
@@ -84,13 +119,12 @@ class Search : public SearchState {
     std::vector<LevelTable::Entry> entries = collect_entries();
     const std::uint64_t n = entries.size();
     if (!make_room(n)) return false;
-    tbb::parallel_sort(entries.begin(), entries.end(),
-                       [](const LevelTable::Entry& a, const LevelTable::Entry& b) { return a.key < b.key; });
+    sort_by_key(entries);
     const std::uint64_t parent_count = level == 0 ? 1 : frontier_count;
     frontier.reset();  // the expanded level is no longer needed: keep peak memory down
     auto next = allocate_states(n);
     const std::uint64_t first_id = result.stats.distinct;
-    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, n, 1024), [&](const auto& r) {
+    parallel(0, n, 1024, [&](const auto& r) {
       for (std::uint64_t i = r.begin(); i != r.end(); ++i) {
         const LevelTable::Entry& e = entries[i];
         const std::byte* record = workers[e.worker]->found.at(e.record);
@@ -133,7 +167,7 @@ class Search : public SearchState {
 
   std::vector<LevelTable::Entry> collect_entries() {
     tbb::enumerable_thread_specific<std::vector<LevelTable::Entry>> parts;
-    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, table.capacity(), 1u << 14), [&](const auto& r) {
+    parallel(0, table.capacity(), 1u << 14, [&](const auto& r) {
       table.collect(r.begin(), r.end(), parts.local());
     });
     std::vector<LevelTable::Entry> all;
@@ -151,11 +185,10 @@ class Search : public SearchState {
     }
     while (visited->needs_growth(total) && visited->can_grow()) {
       visited->begin_growth();
-      tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, visited->old_capacity(), 1u << 16),
-                        [&](const auto& r) {
-                          if (visited->migrate(r.begin(), r.end()) == VisitedSet::Insert::overflow)
-                            overflow.store(true, std::memory_order_relaxed);
-                        });
+      parallel(0, visited->old_capacity(), 1u << 16, [&](const auto& r) {
+        if (visited->migrate(r.begin(), r.end()) == VisitedSet::Insert::overflow)
+          overflow.store(true, std::memory_order_relaxed);
+      });
       visited->end_growth();
     }
     if (overflow.load() || !visited->can_hold(total)) {
@@ -175,7 +208,7 @@ class Search : public SearchState {
       o.goal_ranks.assign(ops.goal_names.size(), CheckOutcome::none);
       return o;
     });
-    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, frontier_count, chunk_states), [&](const auto& r) {
+    parallel(0, frontier_count, chunk_states, [&](const auto& r) {
       CheckOutcome& out = parts.local();
       if (out.violation_rank < r.begin() || out.error_rank < r.begin()) return;
       ops.check(ops.model, chunk(r.begin(), r.end()), invariant_mask, out);
@@ -214,7 +247,7 @@ class Search : public SearchState {
         batch = std::min<std::uint64_t>(left, 4096);
         table.reserve(table.size() + batch * fanout);
       }
-      tbb::parallel_for(tbb::blocked_range<std::uint64_t>(i, i + batch, chunk_states), [&](const auto& r) {
+      parallel(i, i + batch, chunk_states, [&](const auto& r) {
         Worker& w = *workers[static_cast<std::size_t>(tbb::this_task_arena::current_thread_index())];
         ops.expand(ops.model, chunk(r.begin(), r.end()), w);
       });
