@@ -112,12 +112,12 @@ TEST_CASE("visited set: concurrent inserts, lookups and growth lose nothing", "[
   std::atomic<int> present_twice{0};
   for (int t = 0; t < 4; ++t)
     threads.emplace_back([&, t] {  // no Catch2 assertions here: they are not thread-safe
-      for (std::size_t i = static_cast<std::size_t>(t); i < hashes.size(); i += 4)
-        if (set.insert(hashes[i]) == statecheck::detail::VisitedSet::Insert::added) ++added;
-      // Inserting what another thread inserts, concurrently: exactly one of them adds it.
-      for (std::size_t i = static_cast<std::size_t>((t + 1) % 4); i < hashes.size(); i += 4)
-        if (set.insert(hashes[i]) == statecheck::detail::VisitedSet::Insert::added) ++added;
-        else ++present_twice;
+      // Each hash is inserted twice, by two threads at about the same time:
+      // exactly one of the two inserts adds it.
+      for (const int share : {t, (t + 1) % 4})
+        for (std::size_t i = static_cast<std::size_t>(share); i < hashes.size(); i += 4)
+          if (set.insert(hashes[i]) == statecheck::detail::VisitedSet::Insert::added) ++added;
+          else ++present_twice;
     });
   for (auto& t : threads) t.join();
   REQUIRE(added == 600000);
