@@ -1,10 +1,12 @@
 // The checker binaries as a user runs them: exit codes, one-line errors that
 // say what to do, JSON output, and a one-spec binary.
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <catch2/catch.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -117,8 +119,16 @@ TEST_CASE("a visited-set budget that fills: clean stop, exit 3", "[cli]") {
 }
 
 TEST_CASE("SIGINT stops a long run with the partial summary, exit 3", "[cli]") {
-  const Run r = run("sh", std::string("-c '") + STATECHECK_BIN +
-                              " check two-phase --set rms=10 --progress 0 & pid=$!; sleep 1; kill -INT $pid; wait $pid'");
+  // Interrupt once the search is under way (its first progress line), however loaded the machine.
+  char path[] = "/tmp/statecheck-sigint-XXXXXX";
+  const int fd = mkstemp(path);
+  REQUIRE(fd >= 0);
+  close(fd);
+  const std::string log = path;
+  const Run r = run("sh", std::string("-c '") + STATECHECK_BIN + " check two-phase --set rms=10 --progress 0.2 2>" +
+                              log + " & pid=$!; for i in $(seq 300); do grep -q depth " + log +
+                              " && break; sleep 0.1; done; kill -INT $pid; wait $pid'");
+  std::remove(log.c_str());
   REQUIRE(r.code == 3);
   REQUIRE_THAT(r.out, Catch::Contains("stopped: interrupted while expanding level"));
   REQUIRE_THAT(r.out, Catch::Contains("distinct states"));

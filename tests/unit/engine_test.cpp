@@ -149,21 +149,31 @@ TEST_CASE("trace log: records of any width round-trip", "[tracelog]") {
   log.begin_level(1, 1, 5);  // initial combination 3 of 5
   log.set(0, 0, 3);
   std::mt19937_64 rng(7);
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> level2(1000);
+  std::vector<std::uint32_t> level2(1000);
   log.begin_level(level2.size(), 1, 37);
   for (std::size_t i = 0; i < level2.size(); ++i) {
-    level2[i] = {0, static_cast<std::uint32_t>(rng() % 37)};
-    log.set(i, level2[i].first, level2[i].second);
+    level2[i] = static_cast<std::uint32_t>(rng() % 37);
+    log.set(i, 0, level2[i]);
   }
+  // A level denser than its parents (parent ranks repeat) ...
   log.begin_level(5000, level2.size(), 1u << 20);
-  for (std::uint64_t i = 0; i < 5000; ++i) log.set(i, i % 1000, static_cast<std::uint32_t>(i * 7919 % (1u << 20)));
+  for (std::uint64_t i = 0; i < 5000; ++i) log.set(i, i / 5, static_cast<std::uint32_t>(i * 7919 % (1u << 20)));
   for (std::uint64_t i = 0; i < 5000; ++i) {
     const auto s = log.get(3, i);
-    REQUIRE(s.parent_rank == i % 1000);
+    REQUIRE(s.parent_rank == i / 5);
     REQUIRE(s.tid == i * 7919 % (1u << 20));
   }
-  const auto path = log.path(3, 1234);
-  REQUIRE(path == std::vector<std::uint32_t>{3, level2[234].second, static_cast<std::uint32_t>(1234 * 7919 % (1u << 20))});
+  // ... and one much sparser than its parents (Elias-Fano low bits in use).
+  const std::vector<std::uint64_t> parents{0, 17, 17, 300, 1000, 2500, 4000, 4001, 4999, 4999};
+  log.begin_level(parents.size(), 5000, 3);
+  for (std::size_t i = 0; i < parents.size(); ++i) log.set(i, parents[i], static_cast<std::uint32_t>(i % 3));
+  for (std::size_t i = 0; i < parents.size(); ++i) {
+    REQUIRE(log.get(4, i).parent_rank == parents[i]);
+    REQUIRE(log.get(4, i).tid == i % 3);
+  }
+  const auto path = log.path(4, 6);  // parent 4000 of level 3, whose parent is 800 of level 2
+  REQUIRE(path == std::vector<std::uint32_t>{3, level2[800], 4000u * 7919u % (1u << 20), 0});
+  REQUIRE(log.bytes() < 5000 * 4);  // (2 + 0) + 20 bits a record at level 3, and so on
 }
 
 TEST_CASE("transition ids: actions in order, first parameter slowest", "[transitions]") {
