@@ -68,4 +68,7 @@ TEST_CASE("exact mode gives the same counts as fingerprints", "[examples]") {
   REQUIRE(fi.stats.distinct == 4752);
   const auto dh = test::check_all_threads(examples::die_hard::make_spec({}), o);
   REQUIRE(dh.violation->length() == 6);
+  const auto hanoi = test::check_all_threads(examples::hanoi::make_spec({5}), o);
+  REQUIRE(hanoi.violation->length() == 31);
+  REQUIRE(hanoi.stats.distinct == statecheck::check(examples::hanoi::make_spec({5}), test::options(2)).stats.distinct);
 }

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "check_helpers.hpp"
+#include "statecheck/detail/model.hpp"
 #include "statecheck/detail/trace_builder.hpp"
 #include "statecheck/detail/trace_log.hpp"
 #include "statecheck/detail/visited_set.hpp"
@@ -44,6 +45,11 @@ struct S {
   friend bool operator==(const S&, const S&) = default;
 };
 
+/// A state without padding is hashed from its raw bytes.
+auto examples_raw_spec() {
+  return statecheck::spec<S>("raw", statecheck::init([](S&) {}), statecheck::actions(statecheck::action("Noop", [](S&) {})));
+}
+
 }  // namespace
 
 TEST_CASE("encoding is canonical: padding and unused slots do not count", "[encode]") {
@@ -66,6 +72,29 @@ TEST_CASE("encoding is canonical: padding and unused slots do not count", "[enco
   REQUIRE(encode(x) == encode(y));
   y.acks.insert(3);
   REQUIRE(encode(x) != encode(y));
+}
+
+TEST_CASE("fingerprints: equal states hash equally whatever their padding holds", "[encode]") {
+  const auto spec = statecheck::spec<Padded>("padded", statecheck::init([](Padded&) {}),
+                                             statecheck::actions(statecheck::action("Noop", [](Padded&) {})));
+  using Model = statecheck::detail::model<decltype(spec)>;
+  STATIC_REQUIRE(!Model::raw);  // padded: hashed through the canonical encoding
+  Padded x, y;
+  std::memset(static_cast<void*>(&x), 0x5A, sizeof x);
+  std::memset(static_cast<void*>(&y), 0xC3, sizeof y);
+  for (Padded* p : {&x, &y}) {
+    p->inner = {9, 1000};
+    p->color = Color::red;
+    p->log.clear();
+    p->log.push_back(3);
+    p->acks = {1, 2};
+    p->flags = {false, true};
+  }
+  std::vector<std::byte> ex(statecheck::encoded_size<Padded>), ey(ex.size());
+  REQUIRE(Model::fingerprint(x, ex.data()) == Model::fingerprint(y, ey.data()));
+  y.acks.erase(2);
+  REQUIRE_FALSE(Model::fingerprint(x, ex.data()) == Model::fingerprint(y, ey.data()));
+  STATIC_REQUIRE(statecheck::detail::model<decltype(examples_raw_spec())>::raw);
 }
 
 TEST_CASE("values print by name and flatten by path", "[encode]") {
