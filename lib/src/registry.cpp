@@ -18,6 +18,19 @@ bool Registry::add(SpecEntry entry) {
   return true;
 }
 
+CheckResult check_entry(const SpecEntry& e, const std::vector<int>& values, const CheckOptions& options) {
+  CheckResult r;
+  e.with_model(values, [&](const detail::ModelOps& ops) { r = detail::run_search(ops, options); });
+  return r;
+}
+
+std::pair<std::vector<std::string>, std::vector<std::string>> properties_of(const SpecEntry& e,
+                                                                          const std::vector<int>& values) {
+  std::pair<std::vector<std::string>, std::vector<std::string>> names;
+  e.with_model(values, [&](const detail::ModelOps& ops) { names = {ops.invariant_names, ops.goal_names}; });
+  return names;
+}
+
 const SpecEntry* Registry::find(const std::string& name) const {
   for (const SpecEntry& e : entries_)
     if (e.name == name) return &e;

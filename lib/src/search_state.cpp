@@ -8,6 +8,7 @@
 #include <fstream>
 #include <thread>
 
+#include "statecheck/detail/model_view.hpp"
 #include "statecheck/detail/trace_builder.hpp"
 
 namespace statecheck::detail {
@@ -33,29 +34,12 @@ std::size_t peak_rss_bytes() {
   return 0;
 }
 
-std::uint64_t invariant_mask_for(const ModelOps& ops, const std::vector<std::string>& names) {
-  if (ops.invariant_names.size() > 64) throw config_error("spec '" + ops.name + "' declares more than 64 invariants");
-  if (names.empty()) return ops.invariant_names.size() == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << ops.invariant_names.size()) - 1;
-  std::uint64_t mask = 0;
-  for (const std::string& name : names) {
-    const auto it = std::find(ops.invariant_names.begin(), ops.invariant_names.end(), name);
-    if (it == ops.invariant_names.end()) {
-      std::string known;
-      for (const auto& n : ops.invariant_names) known += (known.empty() ? "" : ", ") + n;
-      throw config_error("unknown invariant '" + name + "' for spec '" + ops.name + "'; use one of: " +
-                         (known.empty() ? "(none declared)" : known));
-    }
-    mask |= std::uint64_t{1} << (it - ops.invariant_names.begin());
-  }
-  return mask;
-}
-
 std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
 
 }  // namespace
 
 SearchState::SearchState(const ModelOps& model_ops, const CheckOptions& opts) : ops(model_ops), options(opts) {
-  invariant_mask = invariant_mask_for(ops, options.invariants);
+  invariant_mask = detail::invariant_mask(ops, options.invariants);
   threads = options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   if (options.memory == 0) options.memory = physical_memory() / 2;
   layout.state_size = ops.state_size;

@@ -29,16 +29,25 @@ struct SuiteRun {
   std::vector<std::string> invariants = {};
 };
 
+/// Called with the type-erased spec while it is alive (cold: once per command).
+using ModelVisitor = std::function<void(const detail::ModelOps&)>;
+
 struct SpecEntry {
   std::string name;
   std::string summary;
   std::vector<ConstantInfo> constants;
   std::vector<SuiteRun> suite;
-  /// Builds the spec for these constant values (one per constant) and checks it.
-  std::function<CheckResult(const std::vector<int>& values, const CheckOptions& options)> run;
-  /// Invariant and goal names for these constant values.
-  std::function<std::pair<std::vector<std::string>, std::vector<std::string>>(const std::vector<int>&)> properties;
+  /// Builds the spec for these constant values (one per constant) and hands its
+  /// ModelOps to `visit`: the one door through which every command (check,
+  /// replay, simulate, graph) reaches a registered spec.
+  std::function<void(const std::vector<int>& values, const ModelVisitor& visit)> with_model;
 };
+
+/// Checks a registered spec with these constant values.
+CheckResult check_entry(const SpecEntry& e, const std::vector<int>& values, const CheckOptions& options);
+/// Invariant and goal names for these constant values.
+std::pair<std::vector<std::string>, std::vector<std::string>> properties_of(const SpecEntry& e,
+                                                                          const std::vector<int>& values);
 
 class Registry {
  public:
@@ -60,16 +69,11 @@ SpecEntry make_entry(std::string summary, const constant_set<Config>& config, Ma
   e.summary = std::move(summary);
   e.constants = config.infos();
   e.suite = std::move(suite);
-  e.run = [config, make](const std::vector<int>& values, const CheckOptions& options) {
+  e.with_model = [config, make](const std::vector<int>& values, const ModelVisitor& visit) {
     const Config c = config.make(values);  // outlives the spec, in case it captured c by reference
-    return check(make(c), options);
-  };
-  e.properties = [config, make](const std::vector<int>& values) {
-    const Config c = config.make(values);
     const auto spec = make(c);
     const detail::model<decltype(spec)> m(spec);
-    const detail::ModelOps ops = m.ops();
-    return std::make_pair(ops.invariant_names, ops.goal_names);
+    visit(m.ops());
   };
   return e;
 }

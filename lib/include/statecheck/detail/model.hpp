@@ -48,6 +48,7 @@ class model {
     o.check = &check;
     o.make_initial = &make_initial;
     o.replay = &replay;
+    o.expandable = &expandable;
     o.fingerprint = &fingerprint_erased;
     o.describe = &describe;
     o.to_value = &value_of;
@@ -189,6 +190,15 @@ class model {
 
   static bool replay(const void* m, std::byte* state, std::uint32_t tid) {
     return self(m).table_.apply(tid, *std::launder(reinterpret_cast<State*>(state)));
+  }
+
+  static bool expandable(const void* m, const std::byte* state) {
+    if constexpr (Spec::has_constraint) return self(m).spec_.constraint.fn(*std::launder(reinterpret_cast<const State*>(state)));
+    else {
+      (void)m;
+      (void)state;
+      return true;
+    }
   }
 
   static Hash128 fingerprint_erased(const void*, const std::byte* state, std::byte* scratch) {

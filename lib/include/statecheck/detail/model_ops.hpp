@@ -65,9 +65,13 @@ struct ModelOps {
   void (*check)(const void* model, const StateChunk& chunk, std::uint64_t invariant_mask,
                 CheckOutcome& out) = nullptr;
 
-  // Cold: trace reconstruction and printing.
+  // Cold: traces, replay, simulation, graphs, self-checks. These may throw
+  // whatever the spec's code throws.
   bool (*make_initial)(const void* model, std::uint32_t combination, std::byte* out) = nullptr;
+  /// Applies transition `tid` to `state` in place; false (state untouched) when its guard does not hold.
   bool (*replay)(const void* model, std::byte* state, std::uint32_t tid) = nullptr;
+  /// False when the spec's constraint excludes the state from expansion.
+  bool (*expandable)(const void* model, const std::byte* state) = nullptr;
   Hash128 (*fingerprint)(const void* model, const std::byte* state, std::byte* scratch) = nullptr;
   TransitionInfo (*describe)(const void* model, std::uint32_t tid) = nullptr;
   Value (*to_value)(const void* model, const std::byte* state) = nullptr;

@@ -1,0 +1,105 @@
+// Shared command-line pieces; see command_line.hpp.
+#include "command_line.hpp"
+
+#include <csignal>
+
+namespace statecheck::cli {
+
+const SpecEntry& find_spec(const std::string& name) {
+  const SpecEntry* e = registry().find(name);
+  if (e == nullptr) throw config_error("unknown spec '" + name + "'; 'statecheck list' shows the available specs");
+  return *e;
+}
+
+std::size_t parse_size(const std::string& text, const std::string& flag) {
+  std::size_t used = 0;
+  double number = 0;
+  try {
+    number = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  const std::string unit = used > 0 ? text.substr(used) : "";
+  double scale = 1;
+  if (unit == "K" || unit == "k" || unit == "KiB") scale = 1024.0;
+  else if (unit == "M" || unit == "m" || unit == "MiB") scale = 1024.0 * 1024;
+  else if (unit == "G" || unit == "g" || unit == "GiB") scale = 1024.0 * 1024 * 1024;
+  else if (!unit.empty()) used = 0;
+  if (used == 0 || !(number > 0) || number > 1e15)
+    throw config_error(flag + " takes a size such as 512M or 2G, not '" + text + "'");
+  const double bytes = number * scale;
+  if (bytes < 16.0 * 1024 * 1024) throw config_error(flag + " " + text + " is too small; give at least 16M");
+  return static_cast<std::size_t>(bytes);
+}
+
+std::vector<std::pair<std::string, std::string>> split_sets(const std::vector<std::string>& sets) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const std::string& s : sets) {
+    const std::size_t eq = s.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw config_error("--set takes name=value (e.g. --set rms=4), not '" + s + "'");
+    out.emplace_back(s.substr(0, eq), s.substr(eq + 1));
+  }
+  return out;
+}
+
+std::vector<int> constant_values(const SpecEntry& e, const std::vector<std::pair<std::string, std::string>>& sets,
+                                 std::vector<std::pair<std::string, std::string>>& shown) {
+  std::vector<int> values;
+  for (const ConstantInfo& c : e.constants) values.push_back(c.default_value);
+  for (const auto& [name, text] : sets) {
+    std::size_t i = 0;
+    while (i < e.constants.size() && e.constants[i].name != name) ++i;
+    if (i == e.constants.size()) {
+      std::string known;
+      for (const ConstantInfo& c : e.constants) known += (known.empty() ? "" : ", ") + c.name;
+      throw config_error("unknown constant '" + name + "' for spec '" + e.name + "'; use one of: " +
+                         (known.empty() ? "(none)" : known));
+    }
+    std::string error;
+    if (!e.constants[i].parse(text, values[i], error)) throw config_error(error);
+  }
+  for (std::size_t i = 0; i < e.constants.size(); ++i) shown.emplace_back(e.constants[i].name, e.constants[i].text(values[i]));
+  return values;
+}
+
+void add_spec_options(CLI::App& cmd, SpecArgs& a, bool single_spec) {
+  auto* spec = cmd.add_option("spec", a.spec, "spec name (see 'list')");
+  if (single_spec) a.spec = registry().entries().front().name;
+  else spec->required();
+  cmd.add_option("--set,-s", a.sets, "set a spec constant: name=value (repeatable)");
+  cmd.add_option("--invariant,-i", a.invariants, "check only this invariant (repeatable)");
+  cmd.add_option("--threads,-t", a.threads, "worker threads (default: all cores)")->check(CLI::Range(1u, 4096u));
+  cmd.add_flag("--no-deadlock", a.no_deadlock, "do not report states without successors");
+  cmd.add_option("--format,-f", a.format, "output format: text or json")->check(CLI::IsMember({"text", "json"}));
+  cmd.add_flag("--quiet,-q", a.quiet, "only the verdict and the trace");
+}
+
+Selected select_spec(const SpecArgs& a) {
+  Selected s;
+  s.entry = &find_spec(a.spec);
+  s.info.spec = s.entry->name;
+  s.values = constant_values(*s.entry, split_sets(a.sets), s.info.constants);
+  s.info.options.threads = a.threads;
+  s.info.options.check_deadlock = !a.no_deadlock;
+  s.info.options.invariants = a.invariants;
+  return s;
+}
+
+namespace {
+
+/// First Ctrl-C: stop at the next batch with the partial summary; a second one
+/// gets the default action and ends the process at once.
+extern "C" void on_stop_signal(int signal) {
+  statecheck::request_stop();
+  std::signal(signal, SIG_DFL);
+}
+
+}  // namespace
+
+void install_stop_handlers() {
+  std::signal(SIGINT, on_stop_signal);
+  std::signal(SIGTERM, on_stop_signal);
+}
+
+}  // namespace statecheck::cli

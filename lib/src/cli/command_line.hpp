@@ -1,0 +1,64 @@
+// The pieces every subcommand of the checker binaries shares: choosing a spec
+// and its constants, sizes, signals. Each subcommand lives in its own file and
+// adds itself to the CLI11 app through an add_*_command function.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "statecheck/registry.hpp"
+#include "statecheck/report.hpp"
+
+namespace statecheck::cli {
+
+/// A subcommand: its CLI11 node and what to run when it was given.
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<int()> run;
+};
+
+Command add_list_command(CLI::App& app);
+Command add_check_command(CLI::App& app, bool single_spec);
+Command add_suite_command(CLI::App& app);
+
+/// Options naming a spec and its configuration (check, simulate, replay).
+struct SpecArgs {
+  std::string spec;
+  std::vector<std::string> sets;
+  std::vector<std::string> invariants;
+  unsigned threads = 0;
+  bool no_deadlock = false;
+  std::string format = "text";
+  bool quiet = false;
+};
+
+/// Adds NAME (required unless the binary has one spec), --set, --invariant,
+/// --threads, --no-deadlock, --format and --quiet.
+void add_spec_options(CLI::App& cmd, SpecArgs& a, bool single_spec);
+
+/// The spec a command works on, with its constant values and the run record.
+struct Selected {
+  const SpecEntry* entry = nullptr;
+  std::vector<int> values;
+  RunInfo info;  // spec, constants as shown, and the options from SpecArgs
+};
+Selected select_spec(const SpecArgs& a);
+
+const SpecEntry& find_spec(const std::string& name);
+/// "512M", "2G", "1.5GiB" in bytes; config_error (naming `flag`) otherwise.
+std::size_t parse_size(const std::string& text, const std::string& flag);
+/// name=value pairs of --set; config_error for a malformed one.
+std::vector<std::pair<std::string, std::string>> split_sets(const std::vector<std::string>& sets);
+/// Constant values (defaults, then each name=value in order); `shown` receives
+/// every constant's name and value text.
+std::vector<int> constant_values(const SpecEntry& e, const std::vector<std::pair<std::string, std::string>>& sets,
+                                 std::vector<std::pair<std::string, std::string>>& shown);
+/// SIGINT/SIGTERM ask running checks to stop (statecheck::request_stop); a
+/// second signal ends the process.
+void install_stop_handlers();
+
+}  // namespace statecheck::cli

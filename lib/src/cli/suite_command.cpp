@@ -1,0 +1,92 @@
+// `statecheck list` and `statecheck suite`: what is bundled, and every
+// documented configuration checked against its documented verdict.
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "command_line.hpp"
+
+namespace statecheck::cli {
+
+namespace {
+
+bool as_expected(const CheckResult& r, const std::string& expect) {
+  if (expect.empty()) return true;
+  if (expect == "ok") return r.outcome == Outcome::ok;
+  std::istringstream in(expect);
+  std::string word, property;
+  std::size_t length = 0;
+  in >> word >> property >> length;
+  return word == "violation" && r.violation && r.violation->property == property && r.violation->length() == length;
+}
+
+struct SuiteArgs {
+  std::vector<std::string> specs;
+  unsigned threads = 0;
+};
+
+int run_suite(const SuiteArgs& a) {
+  std::vector<const SpecEntry*> specs;
+  if (a.specs.empty()) {
+    for (const SpecEntry& e : registry().entries()) specs.push_back(&e);
+  } else {
+    for (const std::string& n : a.specs) specs.push_back(&find_spec(n));
+  }
+  std::cout << summary_header() << "\n";
+  int runs = 0, unexpected = 0;
+  for (const SpecEntry* e : specs) {
+    for (const SuiteRun& run : e->suite) {
+      RunInfo info;
+      info.spec = e->name;
+      std::vector<std::pair<std::string, std::string>> all;
+      const std::vector<int> values = constant_values(*e, run.sets, all);
+      info.constants = run.sets;
+      info.options.threads = a.threads;
+      info.options.invariants = run.invariants;
+      for (const std::string& inv : run.invariants) info.constants.emplace_back("--invariant", inv);
+      const CheckResult r = check_entry(*e, values, info.options);
+      const bool ok = as_expected(r, run.expect);
+      ++runs;
+      unexpected += ok ? 0 : 1;
+      std::cout << summary_row(r, info) << (ok ? "" : "   UNEXPECTED: the README says " + run.expect) << std::endl;
+    }
+  }
+  std::cout << runs << " runs, " << runs - unexpected << " as documented, " << unexpected << " unexpected\n";
+  return unexpected == 0 ? exit_ok : exit_violation;
+}
+
+int run_list() {
+  for (const SpecEntry& e : registry().entries()) {
+    std::cout << e.name << "  " << e.summary << "\n";
+    for (const ConstantInfo& c : e.constants)
+      std::cout << "    --set " << c.name << "=" << c.domain() << "  (default " << c.text(c.default_value) << ")  "
+                << c.help << "\n";
+    std::vector<int> defaults;
+    for (const ConstantInfo& c : e.constants) defaults.push_back(c.default_value);
+    const auto [invariants, goals] = properties_of(e, defaults);
+    std::cout << "    invariants:";
+    for (const auto& i : invariants) std::cout << " " << i;
+    if (!goals.empty()) {
+      std::cout << "   goals:";
+      for (const auto& g : goals) std::cout << " " << g;
+    }
+    std::cout << "\n";
+  }
+  return exit_ok;
+}
+
+}  // namespace
+
+Command add_list_command(CLI::App& app) {
+  return {app.add_subcommand("list", "list the specs, their constants and properties"), [] { return run_list(); }};
+}
+
+Command add_suite_command(CLI::App& app) {
+  CLI::App* cmd = app.add_subcommand("suite", "check every documented configuration and print a summary");
+  auto a = std::make_shared<SuiteArgs>();
+  cmd->add_option("specs", a->specs, "specs to run (default: all)");
+  cmd->add_option("--threads,-t", a->threads, "worker threads (default: all cores)")->check(CLI::Range(1u, 4096u));
+  return {cmd, [a] { return run_suite(*a); }};
+}
+
+}  // namespace statecheck::cli
