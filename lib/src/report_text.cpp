@@ -122,6 +122,9 @@ void print_stats(std::ostream& out, const CheckResult& r) {
   std::snprintf(line, sizeof line, "  memory            trace log %s, %.1f bytes/state with the visited set, peak RSS %s\n",
                 bytes_text(s.trace_bytes).c_str(), per_state, bytes_text(s.peak_rss).c_str());
   out << line;
+  if (s.self_checked > 0)
+    out << "  self-check        " << with_commas(s.self_checked)
+        << " states: transitions deterministic, encoding canonical, properties pure\n";
 }
 
 void print_coverage(std::ostream& out, const Stats& s) {

@@ -234,6 +234,7 @@ class Search : public SearchState {
 
   /// Expands the frontier into the level table, in batches that cannot fill it.
   bool expand_level() {
+    if (!self_check_frontier()) return false;
     for (auto& w : workers) w->reset_level();
     const std::uint64_t fanout = std::max<std::uint64_t>(ops.transitions, 1);
     std::uint64_t i = 0;

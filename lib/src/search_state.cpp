@@ -8,7 +8,7 @@
 #include <fstream>
 #include <thread>
 
-#include "statecheck/detail/model_view.hpp"
+#include "statecheck/detail/self_check.hpp"
 #include "statecheck/detail/trace_builder.hpp"
 
 namespace statecheck::detail {
@@ -56,6 +56,7 @@ SearchState::SearchState(const ModelOps& model_ops, const CheckOptions& opts) : 
     peers.push_back(workers.back().get());
   }
   for (auto& w : workers) w->peers = &peers;
+  if (options.self_check_states > 0) view = std::make_unique<ModelView>(ops);
   goal_level.assign(ops.goal_names.size(), 0);
   goal_rank.assign(ops.goal_names.size(), 0);
   result.spec = ops.name;
@@ -137,6 +138,18 @@ void SearchState::report_unreached_goals() {
       result.warnings.push_back("goal " + ops.goal_names[g] + " was never reached either");
     }
   }
+}
+
+bool SearchState::self_check_frontier() {
+  if (!view) return true;
+  std::uint64_t& done = result.stats.self_checked;
+  for (std::uint64_t rank = 0; rank < frontier_count && done < options.self_check_states; ++rank, ++done) {
+    const std::optional<SelfCheckFailure> f = self_check(*view, frontier.get() + rank * frontier_stride, invariant_mask);
+    if (!f) continue;
+    fail_with_error({level, rank}, "self-check failed: " + f->message, f->where, std::nullopt);
+    return false;
+  }
+  return true;
 }
 
 void SearchState::finish_stats() {

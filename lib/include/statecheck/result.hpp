@@ -26,6 +26,7 @@ struct CheckOptions {
   bool exact = false;                   // store full states instead of fingerprints
   double progress_seconds = 0;          // 0: no progress lines
   std::vector<std::string> invariants;  // empty: all
+  std::uint64_t self_check_states = 1000;  // run the spec self-checks on this many states (0: none)
 };
 
 /// One step of a trace: the transition taken (none for the initial state) and
@@ -76,6 +77,7 @@ struct Stats {
   double omission_probability = 0;
   std::uint64_t compaction_collisions = 0;
   std::size_t peak_rss = 0;
+  std::uint64_t self_checked = 0;  // states the spec self-checks ran on
 };
 
 enum class Outcome {

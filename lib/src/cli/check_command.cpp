@@ -14,6 +14,7 @@ struct CheckArgs {
   std::uint32_t max_depth = 0;
   double progress = 10;
   bool exact = false;
+  std::uint64_t self_check = CheckOptions{}.self_check_states;
 };
 
 int run_check(const CheckArgs& a) {
@@ -22,6 +23,7 @@ int run_check(const CheckArgs& a) {
   o.memory = a.memory.empty() ? 0 : parse_size(a.memory, "--memory");
   o.max_depth = a.max_depth;
   o.exact = a.exact;
+  o.self_check_states = a.self_check;
   o.progress_seconds = a.spec.quiet ? 0 : a.progress;
   install_stop_handlers();
   const CheckResult r = check_entry(*s.entry, s.values, o);
@@ -42,6 +44,9 @@ Command add_check_command(CLI::App& app, bool single_spec) {
   cmd->add_option("--progress", a->progress, "seconds between progress lines on stderr (0: none; default 10)")
       ->check(CLI::Range(0.0, 86400.0));
   cmd->add_flag("--exact", a->exact, "store full states instead of fingerprints (for validation)");
+  cmd->add_option("--self-check", a->self_check,
+                  "check determinism, canonical encoding and pure properties on the first N states (0: off; default 1000)")
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40));
   return {cmd, [a] { return run_check(*a); }};
 }
 

@@ -14,6 +14,7 @@
 #include "statecheck/detail/exact_set.hpp"
 #include "statecheck/detail/level_table.hpp"
 #include "statecheck/detail/model_ops.hpp"
+#include "statecheck/detail/model_view.hpp"
 #include "statecheck/detail/progress.hpp"
 #include "statecheck/detail/trace_log.hpp"
 #include "statecheck/detail/visited_set.hpp"
@@ -43,6 +44,9 @@ class SearchState {
   void fail_in_init(std::uint64_t combination, const std::string& message);
   void stop_on_limit(const std::string& message);
   void report_unreached_goals();
+  /// Spec self-checks on the frontier's first states, within the budget of
+  /// options.self_check_states; false (and an error result) on a failure.
+  bool self_check_frontier();
   void finish_stats();
 
   const ModelOps& ops;
@@ -65,6 +69,7 @@ class SearchState {
   std::vector<std::uint32_t> goal_level;  // 0: not reached yet
   std::vector<std::uint64_t> goal_rank;
   std::atomic<bool> overflow{false};
+  std::unique_ptr<ModelView> view;  // for the self-checks; null when they are off
   Progress progress;
   CheckResult result;
 

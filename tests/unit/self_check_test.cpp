@@ -1,0 +1,111 @@
+// The spec self-checks (--self-check): specs that break the checker's
+// assumptions are reported as errors naming the action or property, with the
+// trace to the state where it showed; sound specs pass and say how many states
+// were checked.
+#include <catch2/catch.hpp>
+#include <memory>
+
+#include "check_helpers.hpp"
+#include "statecheck/statecheck.hpp"
+
+namespace {
+
+using statecheck::action;
+using statecheck::actions;
+using statecheck::init;
+using statecheck::invariant;
+using statecheck::invariants;
+
+struct Counter {
+  BOOST_HANA_DEFINE_STRUCT(Counter, (int, x), (int, ghost));
+  friend bool operator==(const Counter&, const Counter&) = default;
+};
+
+/// `ghost` is not part of the state's identity for operator==, but the raw
+/// bytes (the fingerprint) include it.
+struct Forgetful {
+  BOOST_HANA_DEFINE_STRUCT(Forgetful, (int, x), (int, ghost));
+  friend bool operator==(const Forgetful& a, const Forgetful& b) { return a.x == b.x; }
+};
+
+auto step_to(int limit) {
+  return action("Inc", [limit](const Counter& s) { return s.x < limit; }, [](Counter& s) { ++s.x; });
+}
+
+statecheck::CheckResult run(const auto& spec, unsigned threads = 1) {
+  statecheck::CheckOptions o = test::options(threads);
+  return statecheck::check(spec, o);
+}
+
+}  // namespace
+
+TEST_CASE("self-check: an effect that depends on hidden mutable data is not deterministic", "[self-check]") {
+  auto calls = std::make_shared<int>(0);
+  const auto spec = statecheck::spec<Counter>(
+      "hidden-counter", init([](Counter&) {}),
+      actions(step_to(3), action("Jump", [](const Counter& s) { return s.x == 1; },
+                                 [calls](Counter& s) { s.ghost = ++*calls % 2; })),
+      statecheck::allow_deadlock);
+  for (unsigned threads : {1u, 4u}) {
+    *calls = 0;
+    const statecheck::CheckResult r = run(spec, threads);
+    REQUIRE(r.outcome == statecheck::Outcome::error);
+    REQUIRE(r.error->where == "action Jump");
+    REQUIRE_THAT(r.error->message, Catch::Contains("applied twice to the same state it gives different successors") &&
+                                       Catch::Contains("ghost: 1 vs 0"));
+    REQUIRE(test::labels(r.error->trace) == std::vector<std::string>{"Inc"});  // the state where it showed
+  }
+}
+
+TEST_CASE("self-check: an invariant with hidden state is not pure", "[self-check]") {
+  auto calls = std::make_shared<int>(0);
+  const auto spec = statecheck::spec<Counter>(
+      "moody-invariant", init([](Counter&) {}), actions(step_to(3)),
+      invariants(invariant("Moody", [calls](const Counter&) { return ++*calls % 2 == 1; })), statecheck::allow_deadlock);
+  const statecheck::CheckResult r = run(spec);
+  REQUIRE(r.outcome == statecheck::Outcome::error);
+  REQUIRE(r.error->where == "invariant Moody");
+  REQUIRE_THAT(r.error->message, Catch::Contains("pure function"));
+  REQUIRE(r.error->trace.size() == 1);
+}
+
+TEST_CASE("self-check: operator== that ignores a field the fingerprint includes", "[self-check]") {
+  const auto spec = statecheck::spec<Forgetful>(
+      "forgetful", init([](Forgetful&) {}),
+      actions(action("Touch", [](const Forgetful& s) { return s.ghost < 2; }, [](Forgetful& s) { ++s.ghost; })),
+      statecheck::allow_deadlock);
+  const statecheck::CheckResult r = run(spec);
+  REQUIRE(r.outcome == statecheck::Outcome::error);
+  REQUIRE(r.error->where == "action Touch");
+  REQUIRE_THAT(r.error->message, Catch::Contains("a successor equal to its state has a different fingerprint"));
+}
+
+TEST_CASE("self-check: sound specs pass, on at most the states asked for", "[self-check]") {
+  const auto spec = statecheck::spec<Counter>("sound", init([](Counter&) {}), actions(step_to(50)),
+                                              statecheck::allow_deadlock);
+  statecheck::CheckOptions o = test::options(2);
+  statecheck::CheckResult r = statecheck::check(spec, o);
+  test::require_ok(r, 51, 51, 51);
+  REQUIRE(r.stats.self_checked == 51);
+  o.self_check_states = 10;
+  r = statecheck::check(spec, o);
+  REQUIRE(r.stats.self_checked == 10);
+  o.self_check_states = 0;
+  r = statecheck::check(spec, o);
+  REQUIRE(r.stats.self_checked == 0);
+  test::require_ok(r, 51, 51, 51);
+}
+
+TEST_CASE("self-check: off, a non-deterministic spec is only caught if a trace replays through it", "[self-check]") {
+  auto calls = std::make_shared<int>(0);
+  const auto spec = statecheck::spec<Counter>(
+      "hidden-counter", init([](Counter&) {}),
+      actions(step_to(3), action("Jump", [](const Counter& s) { return s.x == 1; },
+                                 [calls](Counter& s) { s.ghost = ++*calls % 2; })),
+      statecheck::allow_deadlock);
+  statecheck::CheckOptions o = test::options(1);
+  o.self_check_states = 0;
+  const statecheck::CheckResult r = statecheck::check(spec, o);
+  INFO(r.limit_message);
+  REQUIRE(r.outcome == statecheck::Outcome::ok);
+}
