@@ -22,8 +22,8 @@ struct SelfCheckFailure {
   std::string message;  // one line: what is wrong and what to do
 };
 
-/// Runs every self-check on `state`; the first failure, if any. Exceptions
-/// from spec code are reported as failures too.
+/// Runs every self-check on `state`; the first failure, if any. When spec code
+/// throws, the checks of that state stop quietly: the search reports it.
 std::optional<SelfCheckFailure> self_check(const ModelView& view, const std::byte* state, std::uint64_t invariant_mask);
 
 }  // namespace statecheck::detail
