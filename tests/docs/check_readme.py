@@ -182,7 +182,7 @@ def check_readme(args, readme_path):
         os.symlink(os.path.abspath(path), os.path.join(bindir, name))
     env = dict(os.environ, PATH=bindir + os.pathsep + os.environ.get("PATH", ""), LC_ALL="C")
     if args.prefix_path:
-        env["CMAKE_PREFIX_PATH"] = args.prefix_path
+        env["CMAKE_PREFIX_PATH"] = os.path.abspath(args.prefix_path)
     if args.cxx:
         env["CXX"] = args.cxx
     workdirs = {}
@@ -196,7 +196,9 @@ def check_readme(args, readme_path):
                 if argument not in workdirs:
                     workdirs[argument] = os.path.join(scratch, "work", argument.strip("/") or "empty")
                     if argument:
-                        shutil.copytree(os.path.join(args.root, argument), workdirs[argument])
+                        # A build/ left by following the tutorial in place would be stale here.
+                        shutil.copytree(os.path.join(args.root, argument), workdirs[argument],
+                                        ignore=shutil.ignore_patterns("build"))
                     else:
                         os.makedirs(workdirs[argument])
                 check_transcript(body, first, workdirs[argument], env, readme)
@@ -268,7 +270,7 @@ def main():
     problems, count = check_readme(args, os.path.abspath(args.readme))
     for p in problems:
         print(p, file=sys.stderr)
-    print(f"{count} code blocks, {len(problems)} problems")
+    print(f"README: {count} code blocks checked, {len(problems)} with problems")
     return 1 if problems else 0
 
 
