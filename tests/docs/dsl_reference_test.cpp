@@ -1,0 +1,180 @@
+// The DSL reference in README.md is built from the regions marked
+// // [name] ... // [name-end] in this file (tests/docs/check_readme.py keeps them
+// identical), and the tests below check that each snippet does what the README
+// says it does.
+#include <bitset>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "check_helpers.hpp"
+#include "statecheck/report.hpp"
+#include "statecheck/statecheck.hpp"
+
+// [custom-member]
+/// A software version: not reflected, so statecheck is told how to encode and print it.
+struct Version {
+  std::uint8_t major = 1;
+  std::uint8_t minor = 0;
+  friend bool operator==(const Version&, const Version&) = default;
+};
+
+template <>
+struct statecheck::member_traits<Version> {
+  static constexpr bool supported = true;
+  static constexpr std::size_t size = 2;  // bytes encode writes; they are what gets hashed
+  static void encode(const Version& v, std::byte*& out) {
+    *out++ = std::byte{v.major};
+    *out++ = std::byte{v.minor};
+  }
+  static statecheck::Value to_value(const Version& v) {  // shown in traces and JSON as 1.0
+    return statecheck::Value::name(std::to_string(v.major) + "." + std::to_string(v.minor));
+  }
+};
+// [custom-member-end]
+
+// [members]
+STATECHECK_ENUM(Role, follower, candidate, leader);  // one byte, printed by name
+
+struct Node {
+  BOOST_HANA_DEFINE_STRUCT(Node, (Role, role), (std::uint8_t, term), (Version, version));
+  friend bool operator==(const Node&, const Node&) = default;
+};
+
+struct State {
+  BOOST_HANA_DEFINE_STRUCT(State,
+      (std::array<Node, 3>, nodes),            // fixed size; nested reflected structs print as nodes[1].role
+      (statecheck::bounded_vec<int, 4>, log),  // at most 4 items: a sequence, FIFO or sorted multiset
+      (statecheck::id_set<3>, acks),           // a set of ids 0..2, printed as {0, 2}
+      (std::bitset<3>, crashed),               // printed as the set of its 1 bits
+      (bool, sealed));
+  friend bool operator==(const State&, const State&) = default;
+};
+// [members-end]
+
+// [constants]
+STATECHECK_ENUM(Variant, as_is, patched);
+
+struct Config {  // the member initialisers are the defaults
+  int nodes = 3;
+  bool crashes = true;
+  Variant variant = Variant::as_is;
+};
+
+inline const auto config = statecheck::constants<Config>(
+    statecheck::integer("nodes", &Config::nodes, 1, 3, "number of nodes"),           // --set nodes=2
+    statecheck::boolean("crashes", &Config::crashes, "nodes may crash"),               // --set crashes=false
+    statecheck::choice("variant", &Config::variant,                                    // --set variant=patched
+                       {{"as-is", Variant::as_is}, {"patched", Variant::patched}}, "code version"));
+// [constants-end]
+
+inline auto make_spec(const Config& c) {
+  // [params]
+  const auto node = statecheck::param("n", 0, c.nodes - 1);  // integers lo..hi: n=0, n=1, ...
+  const auto entry = statecheck::param("v", {10, 20});       // an explicit list, in this order
+  const auto role = statecheck::param<Role>("role");         // every enumerator of a STATECHECK_ENUM
+  const auto granted = statecheck::param<bool>("granted");   // false, then true
+  // [params-end]
+  return statecheck::spec<State>(
+      "reference",
+      // [init]
+      // One initial state per parameter combination; returning false drops one.
+      statecheck::init(node, granted, [](State& s, int leader, bool acked) {
+        s.nodes[static_cast<std::size_t>(leader)].role = Role::leader;
+        if (acked) s.acks.insert(leader);
+        return leader == 0 || !acked;  // 1 + nodes initial states
+      }),
+      // [init-end]
+      // [actions]
+      statecheck::actions(
+          statecheck::action("Append", entry,
+              [](const State& s, int) { return !s.sealed && !s.log.full(); },  // guard
+              [](State& s, int v) { s.log.push_back(v); }),                    // effect
+          statecheck::action("Ack", node, granted,
+              [](const State& s, int n, bool) { return !s.acks.contains(n); },
+              [](State& s, int n, bool g) { if (g) s.acks.insert(n); }),
+          statecheck::action("Seal", [](State& s) { s.sealed = true; }),  // no guard: always enabled
+          statecheck::action("Become", node, role,
+              [](const State& s, int n, Role r) { return s.nodes[static_cast<std::size_t>(n)].role != r; },
+              [](State& s, int n, Role r) { s.nodes[static_cast<std::size_t>(n)].role = r; }),
+          // Present only in configurations where c.crashes holds.
+          statecheck::when(c.crashes, statecheck::action("Crash", node,
+              [](const State& s, int n) { return !s.crashed.test(static_cast<std::size_t>(n)); },
+              [](State& s, int n) { s.crashed.set(static_cast<std::size_t>(n)); }))),
+      // [actions-end]
+      // [properties]
+      statecheck::invariants(
+          statecheck::invariant("LogBounded", [](const State& s) { return s.log.size() <= 2; }),
+          statecheck::invariant("AcksFromNodes", [n = c.nodes](const State& s) {
+            return s.acks.size() <= n;
+          })),
+      statecheck::reachable(statecheck::goal("AllAcked", [n = c.nodes](const State& s) {
+        return s.acks.size() == n;
+      })),
+      // States outside the constraint are checked, and kept, but not expanded.
+      statecheck::constraint([](const State& s) { return s.log.size() < 2; }));
+      // [properties-end]
+}
+
+TEST_CASE("reference: init keeps the combinations for which it returns true", "[docs]") {
+  for (int nodes = 1; nodes <= 3; ++nodes) {
+    INFO("nodes = " << nodes);
+    const auto r = test::check_all_threads(make_spec({nodes, true, Variant::as_is}));
+    REQUIRE(r.outcome == statecheck::Outcome::ok);
+    REQUIRE(r.stats.level_sizes.at(0) == static_cast<std::uint64_t>(1 + nodes));
+  }
+}
+
+TEST_CASE("reference: the constraint stops expansion, so the log never exceeds 2", "[docs]") {
+  // LogBounded holds only because states with 2 entries are not expanded.
+  const auto r = test::check_all_threads(make_spec({2, false, Variant::as_is}));
+  REQUIRE(r.outcome == statecheck::Outcome::ok);
+}
+
+TEST_CASE("reference: when() leaves an action out of a configuration", "[docs]") {
+  auto crash_enabled = [](const statecheck::CheckResult& r) {
+    for (const auto& a : r.stats.actions)
+      if (a.name == "Crash") return a.enabled;
+    FAIL("no statistics for Crash");
+    return std::uint64_t{0};
+  };
+  const auto with = test::check_all_threads(make_spec({2, true, Variant::as_is}));
+  const auto without = test::check_all_threads(make_spec({2, false, Variant::as_is}));
+  REQUIRE(with.outcome == statecheck::Outcome::ok);
+  REQUIRE(without.outcome == statecheck::Outcome::ok);
+  REQUIRE(crash_enabled(with) > 0);
+  REQUIRE(crash_enabled(without) == 0);
+  // Without crashes the bitset stays empty: a quarter of the states of two nodes.
+  REQUIRE(with.stats.distinct == 4 * without.stats.distinct);
+}
+
+TEST_CASE("reference: constants parse as documented", "[docs]") {
+  const auto infos = config.infos();
+  REQUIRE(infos.size() == 3);
+  REQUIRE(infos[0].domain() == "1..3");
+  REQUIRE(infos[1].domain() == "true|false");
+  REQUIRE(infos[2].domain() == "as-is|patched");
+  int value = 0;
+  std::string error;
+  REQUIRE(infos[2].parse("patched", value, error));
+  REQUIRE(config.make({3, 1, value}).variant == Variant::patched);
+  REQUIRE_FALSE(infos[0].parse("4", value, error));
+}
+
+TEST_CASE("reference: members print as documented", "[docs]") {
+  State s;
+  s.nodes[1].role = Role::candidate;
+  s.nodes[2].version = {2, 1};
+  s.log.push_back(10);
+  s.acks.insert(0);
+  s.acks.insert(2);
+  s.crashed.set(1);
+  std::string printed;
+  for (const statecheck::Field& f : statecheck::flatten(statecheck::to_value(s)))
+    printed += f.path + " = " + f.text + "\n";
+  REQUIRE(printed ==
+          "nodes[0].role = follower\nnodes[0].term = 0\nnodes[0].version = 1.0\n"
+          "nodes[1].role = candidate\nnodes[1].term = 0\nnodes[1].version = 1.0\n"
+          "nodes[2].role = follower\nnodes[2].term = 0\nnodes[2].version = 2.1\n"
+          "log = [10]\nacks = {0, 2}\ncrashed = {1}\nsealed = false\n");
+}
