@@ -25,10 +25,10 @@ std::size_t parse_size(const std::string& text, const std::string& flag) {
   else if (unit == "M" || unit == "m" || unit == "MiB") scale = 1024.0 * 1024;
   else if (unit == "G" || unit == "g" || unit == "GiB") scale = 1024.0 * 1024 * 1024;
   else if (!unit.empty()) used = 0;
-  if (used == 0 || !(number > 0) || number > 1e15)
-    throw config_error(flag + " takes a size such as 512M or 2G, not '" + text + "'");
+  if (used == 0 || !(number > 0)) throw config_error(flag + " takes a size such as 512M or 2G, not '" + text + "'");
   const double bytes = number * scale;
   if (bytes < 16.0 * 1024 * 1024) throw config_error(flag + " " + text + " is too small; give at least 16M");
+  if (bytes > 0x1p50) throw config_error(flag + " " + text + " is more than any machine has; give a size such as 64G");
   return static_cast<std::size_t>(bytes);
 }
 
