@@ -193,7 +193,11 @@ void check_property(const ModelView& view, const SavedTrace& saved, const OwnedS
     const std::vector<std::uint32_t> enabled = view.enabled(last);
     if (!view.expandable(last)) r.message = "no deadlock" + at + ": it is outside the spec's constraint";
     else if (!enabled.empty()) r.message = "no deadlock" + at + ": " + view.label(enabled.front()) + " is enabled";
-    else r.verdict = ReplayResult::Verdict::reproduces, r.message = "deadlock after " + std::to_string(length) + " steps";
+    else {
+      r.verdict = ReplayResult::Verdict::reproduces;
+      r.step.reset();
+      r.message = "deadlock after " + std::to_string(length) + " steps";
+    }
     return;
   }
   const auto& names = view.ops().invariant_names;
@@ -208,6 +212,7 @@ void check_property(const ModelView& view, const SavedTrace& saved, const OwnedS
     return;
   }
   r.verdict = ReplayResult::Verdict::reproduces;
+  r.step.reset();
   r.message = "invariant " + saved.property + " fails after " + std::to_string(length) + " steps";
 }
 

@@ -81,10 +81,14 @@ void print_text(const ReplayArgs& a, const RunInfo& info, const std::vector<std:
   std::cout << (info.constants.empty() ? "" : ")") << "\n";
   for (const std::string& n : notes) std::cout << n << "\n";
   if (!a.quiet && !r.trace.empty()) {
-    using V = detail::ReplayResult::Verdict;
-    const std::size_t steps = r.trace.size() - 1;
-    if (r.verdict == V::reproduces) std::cout << "trace (" << steps << " steps):\n";
-    else std::cout << "trace replayed before step " << *r.step << " (" << steps << " steps):\n";
+    const std::string steps = std::to_string(r.trace.size() - 1) + " steps";
+    switch (r.verdict) {
+      case detail::ReplayResult::Verdict::reproduces: std::cout << "trace (" << steps << "):\n"; break;
+      case detail::ReplayResult::Verdict::differs: std::cout << "trace replayed up to the difference (" << steps << "):\n"; break;
+      case detail::ReplayResult::Verdict::spec_error:
+        std::cout << "trace to the state where it happened (" << steps << "), then " << r.error->where << " threw:\n";
+        break;
+    }
     print_trace(std::cout, r.trace);
   }
   switch (r.verdict) {
