@@ -107,24 +107,28 @@ namespace {
 
 std::string leaf_text(const ordered_json& j) { return j.is_string() ? j.get<std::string>() : j.dump(); }
 
-/// The first place where `got` (replayed) and `want` (recorded) differ, as
-/// "big = 2, recorded 3"; empty when equal. Object members compare by name.
-std::string first_difference(const ordered_json& got, const ordered_json& want, const std::string& path) {
-  const std::string shown = path.empty() ? "the state" : path;
+/// The first place where `got` (replayed) and `want` (recorded `what`: "state"
+/// or "parameter list") differ, as "big = 2, recorded 3"; empty when equal. Object
+/// members compare by name, so key order does not matter.
+std::string first_difference(const ordered_json& got, const ordered_json& want, const std::string& path,
+                             const std::string& what) {
+  const std::string shown = path.empty() ? "the " + what : path;
   if (got.is_object() && want.is_object()) {
     for (const auto& [key, value] : got.items()) {
       const std::string sub = path.empty() ? key : path + "." + key;
       const auto it = want.find(key);
-      if (it == want.end()) return sub + " is missing from the recorded state";
-      if (std::string d = first_difference(value, *it, sub); !d.empty()) return d;
+      if (it == want.end()) return sub + " is missing from the recorded " + what;
+      if (std::string d = first_difference(value, *it, sub, what); !d.empty()) return d;
     }
     for (const auto& [key, value] : want.items())
-      if (!got.contains(key)) return "the recorded state has " + (path.empty() ? key : path + "." + key) + ", the spec does not";
+      if (!got.contains(key))
+        return (path.empty() ? key : path + "." + key) + " is recorded, but the spec's " + what + " has no such member";
     return "";
   }
   if (got.is_array() && want.is_array() && got.size() == want.size()) {
     for (std::size_t i = 0; i < got.size(); ++i)
-      if (std::string d = first_difference(got[i], want[i], path + "[" + std::to_string(i) + "]"); !d.empty()) return d;
+      if (std::string d = first_difference(got[i], want[i], path + "[" + std::to_string(i) + "]", what); !d.empty())
+        return d;
     return "";
   }
   if (got == want) return "";
@@ -132,7 +136,7 @@ std::string first_difference(const ordered_json& got, const ordered_json& want, 
 }
 
 std::string state_difference(const ModelView& view, const OwnedState& s, const std::string& recorded_json) {
-  return first_difference(value_json(view.value(s)), ordered_json::parse(recorded_json), "");
+  return first_difference(value_json(view.value(s)), ordered_json::parse(recorded_json), "", "state");
 }
 
 std::string step_name(std::size_t i, const std::string& label) {
@@ -154,7 +158,8 @@ std::optional<OwnedState> match_initial(const ModelView& view, const SavedStep& 
   r.verdict = ReplayResult::Verdict::differs;
   r.step = 0;
   r.message = step_name(0, "") + " is not an initial state of the spec" +
-              (candidates == 1 ? ": " + difference : " (none of its " + std::to_string(candidates) + " matches)");
+              (candidates == 1 ? ": " + difference
+                               : " (it matches none of its " + std::to_string(candidates) + " initial states)");
   return std::nullopt;
 }
 
@@ -173,8 +178,8 @@ std::optional<OwnedState> take_step(const ModelView& view, const OwnedState& fro
   if (described.action != step.action) return differs("records action '" + step.action + "', its label names '" + described.action + "'");
   ordered_json params = ordered_json::object();
   for (const auto& [name, value] : described.params) params[name] = value_json(value);
-  if (std::string d = first_difference(params, ordered_json::parse(step.params_json), "params"); !d.empty())
-    return differs("records other parameters than its label: " + d);
+  if (std::string d = first_difference(params, ordered_json::parse(step.params_json), "", "parameter list"); !d.empty())
+    return differs("records other parameters than its label names: " + d);
   if (!view.expandable(from)) return differs("is not taken: the state before it is outside the spec's constraint");
   std::optional<OwnedState> next = view.successor(from, *tid);
   if (!next) return differs("is not enabled in the state before it");

@@ -164,6 +164,22 @@ TEST_CASE("replay: a tampered trace does not reproduce, naming the first differe
     REQUIRE(r.code == 1);
     REQUIRE_THAT(r.out, Catch::EndsWith(c.message));
   }
+
+  // Parameters that disagree with the label; a transition whose guard fails (peg 1 is empty).
+  const json hanoi = dir.save_check("hanoi.json", "hanoi --set disks=3", 1);
+  json params = hanoi;
+  params["violation"]["trace"][1]["params"]["to"] = 1;
+  const Run wrong_params = statecheck("replay hanoi " + dir.write("params.json", params));
+  REQUIRE(wrong_params.code == 1);
+  REQUIRE_THAT(wrong_params.out, Catch::EndsWith("does not reproduce: step 1 (Move(from=0, to=2)) records other "
+                                                 "parameters than its label names: to = 2, recorded 1\n"));
+  json disabled = hanoi;
+  disabled["violation"]["trace"][1]["label"] = "Move(from=1, to=2)";
+  disabled["violation"]["trace"][1]["params"]["from"] = 1;
+  const Run not_enabled = statecheck("replay hanoi " + dir.write("disabled.json", disabled));
+  REQUIRE(not_enabled.code == 1);
+  REQUIRE_THAT(not_enabled.out,
+               Catch::EndsWith("does not reproduce: step 1 (Move(from=1, to=2)) is not enabled in the state before it\n"));
 }
 
 TEST_CASE("replay: --set changing a recorded constant so the trace no longer fits, exit 1", "[cli][replay]") {
