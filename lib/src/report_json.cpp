@@ -1,15 +1,20 @@
-// JSON output of --format json; see statecheck/report.hpp.
-#include <nlohmann/json.hpp>
-
+// --format json: one "statecheck-trace" document, specified field by field in
+// docs/trace-format.md and docs/trace-format.schema.json. A change to what is
+// written here is a change to that format: bump trace_format_version when a
+// field is removed, renamed or changes meaning (see the versioning policy).
+#include "statecheck/detail/visited_set.hpp"
 #include "statecheck/report.hpp"
+#include "statecheck/version.hpp"
+
+#include "json_value.hpp"
 
 namespace statecheck {
 
-namespace {
+namespace detail {
 
-using nlohmann::json;
+using nlohmann::ordered_json;
 
-json value_json(const Value& v) {
+ordered_json value_json(const Value& v) {
   using K = Value::Kind;
   switch (v.kind) {
     case K::integer: return v.number;
@@ -18,12 +23,12 @@ json value_json(const Value& v) {
     case K::array:
     case K::sequence:
     case K::set: {
-      json a = json::array();
+      ordered_json a = ordered_json::array();
       for (const Value& item : v.items) a.push_back(value_json(item));
       return a;
     }
     case K::record: {
-      json o = json::object();
+      ordered_json o = ordered_json::object();
       for (std::size_t i = 0; i < v.items.size(); ++i) o[v.keys[i]] = value_json(v.items[i]);
       return o;
     }
@@ -31,18 +36,35 @@ json value_json(const Value& v) {
   return nullptr;
 }
 
-json trace_json(const std::vector<TraceStep>& trace) {
-  json steps = json::array();
+ordered_json trace_json(const std::vector<TraceStep>& trace) {
+  ordered_json steps = ordered_json::array();
   for (std::size_t i = 0; i < trace.size(); ++i) {
     const TraceStep& s = trace[i];
-    json params = json::object();
+    ordered_json params = ordered_json::object();
     for (const auto& [name, value] : s.params) params[name] = value_json(value);
-    steps.push_back({{"action", i == 0 ? json(nullptr) : json(s.action)},
-                     {"label", i == 0 ? json(nullptr) : json(s.label)},
+    steps.push_back({{"label", i == 0 ? ordered_json(nullptr) : ordered_json(s.label)},
+                     {"action", i == 0 ? ordered_json(nullptr) : ordered_json(s.action)},
                      {"params", params},
                      {"state", value_json(s.state)}});
   }
   return steps;
+}
+
+}  // namespace detail
+
+namespace {
+
+using nlohmann::ordered_json;
+using detail::trace_json;
+
+const char* outcome_name(Outcome o) {
+  switch (o) {
+    case Outcome::ok: return "ok";
+    case Outcome::violation: return "violation";
+    case Outcome::error: return "error";
+    case Outcome::limit: return "limit";
+  }
+  return "?";
 }
 
 const char* kind_name(Violation::Kind k) {
@@ -54,16 +76,48 @@ const char* kind_name(Violation::Kind k) {
   return "?";
 }
 
-json stats_json(const Stats& s) {
-  json actions = json::array();
+/// A default option (0 in CheckOptions) is written as null.
+ordered_json or_null(std::uint64_t n) { return n == 0 ? ordered_json(nullptr) : ordered_json(n); }
+
+/// How states were told apart: what a fingerprint run may confuse.
+ordered_json visited_set_layout(bool exact) {
+  using detail::VisitedSet;
+  if (exact) return {{"kind", "exact"}};
+  return {{"kind", "fingerprints"},
+          {"hash", "XXH3-128"},
+          {"fingerprint_bits", VisitedSet::fingerprint_bits()},
+          {"signature_bits", VisitedSet::signature_bits},
+          {"displacement_bits", 64 - VisitedSet::signature_bits},  // the rest of each 64-bit slot
+          {"initial_home_bits", VisitedSet::initial_bits}};
+}
+
+ordered_json run_json(const RunInfo& info) {
+  ordered_json constants = ordered_json::object();
+  for (const auto& [name, value] : info.constants) constants[name] = value;
+  const CheckOptions& o = info.options;
+  const ordered_json options = {{"threads", or_null(o.threads)},
+                                {"memory_bytes", or_null(o.memory)},
+                                {"max_depth", or_null(o.max_depth)},
+                                {"check_deadlock", o.check_deadlock},
+                                {"exact", o.exact},
+                                {"invariants", o.invariants}};
+  return {{"statecheck_version", STATECHECK_VERSION},
+          {"spec", info.spec},
+          {"constants", constants},
+          {"options", options},
+          {"visited_set", visited_set_layout(o.exact)}};
+}
+
+ordered_json stats_json(const Stats& s) {
+  ordered_json actions = ordered_json::array();
   for (const ActionStats& a : s.actions)
     actions.push_back({{"name", a.name}, {"enabled", a.enabled}, {"new_states", a.new_states}});
-  json visited = {{"exact", s.exact}, {"bytes", s.visited_bytes}};
+  ordered_json visited = {{"bytes", s.visited_bytes}};
   if (!s.exact) {
     visited["capacity"] = s.visited_capacity;
     visited["load"] = s.load;
-    visited["fingerprint_bits"] = s.fingerprint_bits;
     visited["omission_probability"] = s.omission_probability;
+    visited["compaction_collisions"] = s.compaction_collisions;
   }
   return {{"distinct", s.distinct},     {"generated", s.generated}, {"depth", s.depth},
           {"seconds", s.seconds},       {"threads", s.threads},     {"states_per_level", s.level_sizes},
@@ -74,11 +128,12 @@ json stats_json(const Stats& s) {
 }  // namespace
 
 std::string to_json(const CheckResult& r, const RunInfo& info) {
-  json constants = json::object();
-  for (const auto& [name, value] : info.constants) constants[name] = value;
-  const char* result = r.outcome == Outcome::ok ? "ok" : r.outcome == Outcome::violation ? "violation" : "error";
-  json doc = {{"spec", info.spec}, {"constants", constants}, {"result", result}, {"stats", stats_json(r.stats)}};
-  if (r.depth_bounded) doc["depth_bounded"] = true;
+  ordered_json doc = {{"format", trace_format_name},
+                      {"version", trace_format_version},
+                      {"run", run_json(info)},
+                      {"outcome", outcome_name(r.outcome)},
+                      {"depth_bounded", r.depth_bounded},
+                      {"stats", stats_json(r.stats)}};
   if (r.violation) {
     doc["violation"] = {{"kind", kind_name(r.violation->kind)},
                         {"property", r.violation->property},
@@ -86,9 +141,12 @@ std::string to_json(const CheckResult& r, const RunInfo& info) {
                         {"trace", trace_json(r.violation->trace)}};
   }
   if (r.error) {
-    doc["error"] = {{"message", r.error->message}, {"where", r.error->where}, {"trace", trace_json(r.error->trace)}};
+    doc["error"] = {{"message", r.error->message},
+                    {"where", r.error->where},
+                    {"length", r.error->trace.empty() ? 0 : r.error->trace.size() - 1},
+                    {"trace", trace_json(r.error->trace)}};
   }
-  if (r.outcome == Outcome::limit) doc["error"] = {{"message", r.limit_message}, {"where", "resource limit"}};
+  if (r.outcome == Outcome::limit) doc["limit"] = {{"message", r.limit_message}};
   doc["warnings"] = r.warnings;
   return doc.dump(2);
 }

@@ -1,41 +1,22 @@
 // The checker binaries as a user runs them: exit codes, one-line errors that
 // say what to do, JSON output, and a one-spec binary.
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <array>
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "run_binary.hpp"
+
 namespace {
 
-struct Run {
-  int code;
-  std::string out;  // stdout and stderr together
-};
-
-Run run(const std::string& binary, const std::string& args) {
-  const std::string command = binary + " " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string out;
-  std::array<char, 4096> buf{};
-  std::size_t n = 0;
-  while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) out.append(buf.data(), n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
+using cli_test::lines;
+using cli_test::Run;
+using cli_test::run;
 
 Run statecheck(const std::string& args) { return run(STATECHECK_BIN, args); }
-
-std::size_t lines(const std::string& s) {
-  std::size_t n = 0;
-  for (char c : s) n += c == '\n' ? 1 : 0;
-  return n;
-}
 
 }  // namespace
 
@@ -79,8 +60,11 @@ TEST_CASE("json format: one document with stats and the trace", "[cli]") {
   const Run r = statecheck("check die-hard --format json --threads 2");
   REQUIRE(r.code == 1);
   const auto doc = nlohmann::json::parse(r.out);
-  REQUIRE(doc["spec"] == "die-hard");
-  REQUIRE(doc["result"] == "violation");
+  REQUIRE(doc["format"] == "statecheck-trace");
+  REQUIRE(doc["version"] == 1);
+  REQUIRE(doc["run"]["spec"] == "die-hard");
+  REQUIRE(doc["run"]["options"]["threads"] == 2);
+  REQUIRE(doc["outcome"] == "violation");
   REQUIRE(doc["stats"]["distinct"] == 14);  // levels 1..7; the search stops at the violating level
   REQUIRE(doc["stats"]["threads"] == 2);
   REQUIRE(doc["violation"]["kind"] == "invariant");
@@ -94,7 +78,10 @@ TEST_CASE("json format: one document with stats and the trace", "[cli]") {
   const Run ok = statecheck("check two-phase --set rms=4 --format json");
   REQUIRE(ok.code == 0);
   const auto okdoc = nlohmann::json::parse(ok.out);
-  REQUIRE(okdoc["constants"]["rms"] == "4");
+  REQUIRE(okdoc["run"]["constants"]["rms"] == "4");
+  REQUIRE(okdoc["outcome"] == "ok");
+  REQUIRE(okdoc["run"]["visited_set"]["hash"] == "XXH3-128");
+  REQUIRE(okdoc["run"]["visited_set"]["fingerprint_bits"] == 72);  // 20 initial home bits + 52 stored
   REQUIRE(okdoc["stats"]["distinct"] == 1568);
   REQUIRE(okdoc["stats"]["generated"] == 8258);
   REQUIRE(okdoc["stats"]["depth"] == 14);

@@ -36,7 +36,11 @@ std::vector<Field> flatten(const Value& state);
 void print_trace(std::ostream& out, const std::vector<TraceStep>& trace);
 /// Everything a person needs: verdict, trace, statistics, coverage, warnings.
 void print_text(std::ostream& out, const CheckResult& r, const RunInfo& info, bool quiet);
-/// One JSON document: spec, constants, result, stats, violation with trace.
+/// The JSON document of `--format json` (docs/trace-format.md): these two
+/// fields open it, and `statecheck replay` reads only documents that match.
+inline constexpr const char* trace_format_name = "statecheck-trace";
+inline constexpr int trace_format_version = 1;
+/// One JSON document: format, run record, outcome, stats, violation or error with its trace.
 std::string to_json(const CheckResult& r, const RunInfo& info);
 /// One line for the bundled-spec summary table.
 std::string summary_row(const CheckResult& r, const RunInfo& info);

@@ -1,0 +1,151 @@
+// `statecheck replay NAME trace.json`: re-executes a trace saved by
+// `check --format json` and says whether it still reproduces.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "../json_value.hpp"
+#include "command_line.hpp"
+#include "statecheck/detail/replay.hpp"
+
+namespace statecheck::cli {
+
+namespace {
+
+struct ReplayArgs {
+  std::string spec;
+  std::string path;
+  std::vector<std::string> sets;
+  std::string format = "text";
+  bool quiet = false;
+};
+
+std::string read_text(const std::string& path) {
+  const std::string fix = "; give the path of a file written by 'statecheck check NAME --format json'";
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw config_error("cannot read " + path + ": it is a directory" + fix);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw config_error("cannot read " + path + fix);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw config_error("cannot read " + path + fix);
+  if (text.str().empty()) throw config_error(path + " is empty" + fix);
+  return text.str();
+}
+
+/// One line per --set that changes a recorded constant.
+std::vector<std::string> overrides(const detail::SavedTrace& saved, const std::vector<std::pair<std::string, std::string>>& sets) {
+  std::vector<std::string> lines;
+  for (const auto& [name, value] : sets) {
+    std::string recorded = "(not recorded)";
+    for (const auto& [n, v] : saved.constants)
+      if (n == name) recorded = v;
+    if (recorded != value) lines.push_back("--set " + name + "=" + value + " overrides the recorded " + name + "=" + recorded);
+  }
+  return lines;
+}
+
+const char* verdict_word(detail::ReplayResult::Verdict v) {
+  switch (v) {
+    case detail::ReplayResult::Verdict::reproduces: return "reproduces";
+    case detail::ReplayResult::Verdict::differs: return "differs";
+    case detail::ReplayResult::Verdict::spec_error: return "error";
+  }
+  return "?";
+}
+
+void print_json(const ReplayArgs& a, const RunInfo& info, const std::vector<std::string>& notes,
+                const detail::ReplayResult& r) {
+  nlohmann::ordered_json constants = nlohmann::ordered_json::object();
+  for (const auto& [name, value] : info.constants) constants[name] = value;
+  const nlohmann::ordered_json doc = {{"format", "statecheck-replay"},
+                                      {"version", trace_format_version},
+                                      {"spec", info.spec},
+                                      {"trace_file", a.path},
+                                      {"constants", constants},
+                                      {"overrides", notes},
+                                      {"verdict", verdict_word(r.verdict)},
+                                      {"message", r.message},
+                                      {"step", r.step ? nlohmann::ordered_json(*r.step) : nlohmann::ordered_json(nullptr)},
+                                      {"trace", detail::trace_json(r.trace)}};
+  std::cout << doc.dump(2) << std::endl;
+}
+
+void print_text(const ReplayArgs& a, const RunInfo& info, const std::vector<std::string>& notes,
+                const detail::ReplayResult& r) {
+  std::cout << "statecheck: replay of " << a.path << " on " << info.spec;
+  for (std::size_t i = 0; i < info.constants.size(); ++i)
+    std::cout << (i ? ", " : " (") << info.constants[i].first << "=" << info.constants[i].second;
+  std::cout << (info.constants.empty() ? "" : ")") << "\n";
+  for (const std::string& n : notes) std::cout << n << "\n";
+  if (!a.quiet && !r.trace.empty()) {
+    const std::string steps = std::to_string(r.trace.size() - 1) + " steps";
+    switch (r.verdict) {
+      case detail::ReplayResult::Verdict::reproduces: std::cout << "trace (" << steps << "):\n"; break;
+      case detail::ReplayResult::Verdict::differs: std::cout << "trace replayed up to the difference (" << steps << "):\n"; break;
+      case detail::ReplayResult::Verdict::spec_error:
+        std::cout << "trace to the state where it happened (" << steps << "), then " << r.error->where << " threw:\n";
+        break;
+    }
+    print_trace(std::cout, r.trace);
+  }
+  switch (r.verdict) {
+    case detail::ReplayResult::Verdict::reproduces: std::cout << "reproduces: " << r.message << "\n"; break;
+    case detail::ReplayResult::Verdict::differs: std::cout << "does not reproduce: " << r.message << "\n"; break;
+    case detail::ReplayResult::Verdict::spec_error: std::cout << "error: " << r.message << "\n"; break;
+  }
+}
+
+int run_replay(const ReplayArgs& a) {
+  const std::string text = read_text(a.path);
+  detail::SavedTrace saved;
+  try {
+    saved = detail::parse_saved_trace(text);
+  } catch (const config_error& e) {
+    throw config_error(a.path + ": " + e.what());
+  }
+  const SpecEntry& entry = find_spec(a.spec);
+  if (saved.spec != entry.name) throw config_error(a.path + " is a trace of spec '" + saved.spec + "', not '" + entry.name + "'");
+  std::vector<std::pair<std::string, std::string>> shown;
+  try {
+    constant_values(entry, saved.constants, shown);
+  } catch (const config_error& e) {
+    throw config_error(a.path + ": recorded " + e.what());
+  }
+  const auto user_sets = split_sets(a.sets);
+  std::vector<std::pair<std::string, std::string>> sets = saved.constants;
+  sets.insert(sets.end(), user_sets.begin(), user_sets.end());
+  RunInfo info;
+  info.spec = entry.name;
+  const std::vector<int> values = constant_values(entry, sets, info.constants);
+  const std::vector<std::string> notes = overrides(saved, user_sets);
+
+  detail::ReplayResult r;
+  entry.with_model(values, [&](const detail::ModelOps& ops) { r = detail::replay(detail::ModelView(ops), saved); });
+  if (a.format == "json") print_json(a, info, notes, r);
+  else print_text(a, info, notes, r);
+  switch (r.verdict) {
+    case detail::ReplayResult::Verdict::reproduces: return exit_ok;
+    case detail::ReplayResult::Verdict::differs: return exit_violation;
+    case detail::ReplayResult::Verdict::spec_error: return exit_error;
+  }
+  return exit_error;
+}
+
+}  // namespace
+
+Command add_replay_command(CLI::App& app, bool single_spec) {
+  CLI::App* cmd = app.add_subcommand("replay", "re-execute a trace saved by 'check --format json'");
+  auto a = std::make_shared<ReplayArgs>();
+  if (single_spec) a->spec = registry().entries().front().name;
+  else cmd->add_option("spec", a->spec, "spec name (see 'list')")->required();
+  cmd->add_option("trace", a->path, "the saved trace (JSON)")->required();
+  cmd->add_option("--set,-s", a->sets, "override a recorded constant: name=value (repeatable)");
+  cmd->add_option("--format,-f", a->format, "output format: text or json")->check(CLI::IsMember({"text", "json"}));
+  cmd->add_flag("--quiet,-q", a->quiet, "only the verdict, without the trace");
+  return {cmd, [a] { return run_replay(*a); }};
+}
+
+}  // namespace statecheck::cli

@@ -1,0 +1,36 @@
+// Runs a real checker binary as a user would, for the CLI tests.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <array>
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <string>
+
+namespace cli_test {
+
+struct Run {
+  int code;         // exit status; -1 when killed by a signal
+  std::string out;  // stdout and stderr together
+};
+
+inline Run run(const std::string& binary, const std::string& args) {
+  const std::string command = binary + " " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string out;
+  std::array<char, 4096> buf{};
+  std::size_t n = 0;
+  while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) out.append(buf.data(), n);
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+inline std::size_t lines(const std::string& s) {
+  std::size_t n = 0;
+  for (char c : s) n += c == '\n' ? 1 : 0;
+  return n;
+}
+
+}  // namespace cli_test
