@@ -24,6 +24,7 @@ struct Command {
 Command add_list_command(CLI::App& app);
 Command add_check_command(CLI::App& app, bool single_spec);
 Command add_suite_command(CLI::App& app);
+Command add_simulate_command(CLI::App& app, bool single_spec);
 
 /// Options naming a spec and its configuration (check, simulate, replay).
 struct SpecArgs {
