@@ -1,43 +1,18 @@
 // The checker binaries as a user runs them: exit codes, one-line errors that
 // say what to do, JSON output, and a one-spec binary.
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <array>
 #include <catch2/catch.hpp>
 #include <cstdio>
-#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <string>
 
-namespace {
+#include "run_binary.hpp"
 
-struct Run {
-  int code;
-  std::string out;  // stdout and stderr together
-};
-
-Run run(const std::string& binary, const std::string& args) {
-  const std::string command = binary + " " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string out;
-  std::array<char, 4096> buf{};
-  std::size_t n = 0;
-  while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) out.append(buf.data(), n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
-Run statecheck(const std::string& args) { return run(STATECHECK_BIN, args); }
-
-std::size_t lines(const std::string& s) {
-  std::size_t n = 0;
-  for (char c : s) n += c == '\n' ? 1 : 0;
-  return n;
-}
-
-}  // namespace
+using test::lines;
+using test::run;
+using test::Run;
+using test::statecheck;
 
 TEST_CASE("exit codes: 0 holds, 1 violated", "[cli]") {
   REQUIRE(statecheck("check two-phase --quiet").code == 0);
