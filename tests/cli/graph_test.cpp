@@ -57,6 +57,9 @@ TEST_CASE("dump-graph: --max-depth bounds the graph as it bounds the check", "[c
   // Every successor of the expanded levels is one edge: generated minus the initial state.
   REQUIRE_THAT(graph.out, Catch::Contains("graph: 67 states, 121 transitions written to"));
   REQUIRE(doc["stats"]["generated"] == 122);
+  const Run json = statecheck("check two-phase --set rms=5 --max-depth 3 --format json --dump-graph " + dot.path);
+  REQUIRE(nlohmann::json::parse(json.out)["graph"] ==
+          nlohmann::json({{"file", dot.path}, {"states", 67}, {"transitions", 121}}));
   const std::string text = read_file(dot.path);
   REQUIRE_THAT(text, Catch::StartsWith("// statecheck --dump-graph: 67 states, 121 transitions."));
   REQUIRE_THAT(text, Catch::Contains("  s66 [label=") && !Catch::Contains("  s67 ["));

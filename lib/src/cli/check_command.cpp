@@ -84,6 +84,8 @@ int run_check(const CheckArgs& a) {
   if (a.spec.format == "json") {
     nlohmann::json doc = nlohmann::json::parse(to_json(r, s.info));
     if (coverage) doc["coverage"] = coverage_json(*coverage);
+    if (graph && graph->problem.empty())
+      doc["graph"] = {{"file", a.graph_file}, {"states", graph->states}, {"transitions", graph->transitions}};
     std::cout << doc.dump(2) << std::endl;
   } else {
     print_text(std::cout, r, s.info, a.spec.quiet);
