@@ -46,15 +46,21 @@ std::optional<OwnedState> ModelView::successor(const OwnedState& s, std::uint32_
 
 std::vector<std::uint32_t> ModelView::enabled(const OwnedState& s) const {
   std::vector<std::uint32_t> tids;
-  if (!expandable(s)) return tids;
-  OwnedState scratch = s;
+  OwnedState scratch = blank();
+  enabled(s, tids, scratch);
+  return tids;
+}
+
+void ModelView::enabled(const OwnedState& s, std::vector<std::uint32_t>& out, OwnedState& scratch) const {
+  out.clear();
+  if (!expandable(s)) return;
+  std::memcpy(scratch.bytes(), s.bytes(), ops_.state_size);
   for (std::uint32_t t = 0; t < ops_.transitions; ++t) {
     if (step(scratch, t)) {
-      tids.push_back(t);
+      out.push_back(t);
       std::memcpy(scratch.bytes(), s.bytes(), ops_.state_size);
     }
   }
-  return tids;
 }
 
 namespace {

@@ -151,6 +151,7 @@ class Search : public SearchState {
         const auto tid = static_cast<std::uint32_t>(key & ((std::uint64_t{1} << tid_bits) - 1));
         log.set(i, key >> tid_bits, tid);
         ++result.stats.actions[ops.action_of_transition[tid]].new_states;
+        ++result.stats.transition_new[tid];
       }
     }
     frontier = std::move(next);
@@ -307,3 +308,4 @@ CheckResult run_search(const ModelOps& ops, const CheckOptions& options) {
 }  // namespace statecheck::detail
 
 void statecheck::request_stop() noexcept { detail::stop_requested.store(true, std::memory_order_relaxed); }
+std::atomic<bool>& statecheck::detail::stop_flag() noexcept { return stop_requested; }

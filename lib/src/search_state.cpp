@@ -63,6 +63,7 @@ SearchState::SearchState(const ModelOps& model_ops, const CheckOptions& opts) : 
   result.stats.threads = threads;
   result.stats.exact = options.exact;
   for (const std::string& name : ops.action_names) result.stats.actions.push_back({name, 0, 0});
+  result.stats.transition_new.assign(ops.transitions, 0);
 }
 
 std::unique_ptr<std::byte[]> SearchState::allocate_states(std::uint64_t n) const {

@@ -15,11 +15,10 @@
 namespace {
 
 using nlohmann::json;
-using cli_test::lines;
-using cli_test::Run;
-using cli_test::run;
-
-Run statecheck(const std::string& args) { return run(STATECHECK_BIN, args); }
+using test::lines;
+using test::Run;
+using test::run;
+using test::statecheck;
 
 /// A fresh directory for the saved traces of one test case, removed after it.
 class TraceDir {

@@ -1,4 +1,4 @@
-// Runs a real checker binary as a user would, for the CLI tests.
+// Runs a checker binary as a user would, for the CLI tests.
 #pragma once
 
 #include <sys/wait.h>
@@ -8,10 +8,10 @@
 #include <cstdio>
 #include <string>
 
-namespace cli_test {
+namespace test {
 
 struct Run {
-  int code;         // exit status; -1 when killed by a signal
+  int code;
   std::string out;  // stdout and stderr together
 };
 
@@ -27,10 +27,12 @@ inline Run run(const std::string& binary, const std::string& args) {
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
 }
 
+inline Run statecheck(const std::string& args) { return run(STATECHECK_BIN, args); }
+
 inline std::size_t lines(const std::string& s) {
   std::size_t n = 0;
   for (char c : s) n += c == '\n' ? 1 : 0;
   return n;
 }
 
-}  // namespace cli_test
+}  // namespace test

@@ -68,6 +68,7 @@ struct Stats {
   std::vector<std::uint64_t> level_sizes;
   std::vector<ActionStats> actions;
   std::vector<std::uint64_t> transition_enabled;  // per transition id
+  std::vector<std::uint64_t> transition_new;      // per transition id: distinct states it was first to reach
   bool exact = false;
   std::size_t visited_bytes = 0;
   std::size_t trace_bytes = 0;

@@ -1,8 +1,15 @@
-// `statecheck check NAME [options]`: the exhaustive search.
+// `statecheck check NAME [options]`: the exhaustive search, with optionally
+// its coverage (--coverage) and the whole graph of a small spec (--dump-graph).
+#include <fstream>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
 
 #include "command_line.hpp"
+#include "statecheck/detail/coverage.hpp"
+#include "statecheck/detail/search.hpp"
+#include "statecheck/detail/state_graph.hpp"
 
 namespace statecheck::cli {
 
@@ -15,7 +22,32 @@ struct CheckArgs {
   double progress = 10;
   bool exact = false;
   std::uint64_t self_check = CheckOptions{}.self_check_states;
+  bool coverage = false;
+  std::string graph_file;
+  std::uint64_t graph_limit = 2000;
 };
+
+/// What --dump-graph produced: the DOT text, or why there is none.
+struct GraphOutput {
+  std::string dot;
+  std::size_t states = 0;
+  std::size_t transitions = 0;
+  std::string problem;  // spec code threw while exploring
+};
+
+nlohmann::json coverage_json(const detail::Coverage& c) {
+  nlohmann::json actions = nlohmann::json::array();
+  for (const detail::CoverageRow& r : c.rows) {
+    if (r.param.empty()) {
+      actions.push_back({{"action", r.action}, {"enabled", r.enabled}, {"new_states", r.new_states},
+                         {"params", nlohmann::json::array()}});
+    } else {
+      actions.back()["params"].push_back(
+          {{"param", r.param}, {"value", r.value}, {"enabled", r.enabled}, {"new_states", r.new_states}});
+    }
+  }
+  return {{"actions", actions}, {"never_enabled", c.never_enabled}};
+}
 
 int run_check(const CheckArgs& a) {
   Selected s = select_spec(a.spec);
@@ -26,9 +58,46 @@ int run_check(const CheckArgs& a) {
   o.self_check_states = a.self_check;
   o.progress_seconds = a.spec.quiet ? 0 : a.progress;
   install_stop_handlers();
-  const CheckResult r = check_entry(*s.entry, s.values, o);
-  if (a.spec.format == "json") std::cout << to_json(r, s.info) << std::endl;
-  else print_text(std::cout, r, s.info, a.spec.quiet);
+  CheckResult r;
+  std::optional<detail::Coverage> coverage;
+  std::optional<GraphOutput> graph;
+  std::ofstream graph_out;
+  s.entry->with_model(s.values, [&](const detail::ModelOps& ops) {
+    const detail::ModelView view(ops);
+    std::optional<detail::StateGraph> states;
+    if (!a.graph_file.empty()) {  // first, so that a refusal comes before the check
+      graph.emplace();
+      try {
+        states = detail::explore_graph(view, a.graph_limit, a.max_depth);
+      } catch (const config_error&) {
+        throw;
+      } catch (const std::exception& e) {
+        graph->problem = e.what();  // the check reports the spec error with its trace
+      }
+      graph_out.open(a.graph_file);
+      if (!graph_out) throw config_error("cannot write --dump-graph file '" + a.graph_file + "'; give a writable path");
+    }
+    r = detail::run_search(ops, o);
+    if (a.coverage) coverage = detail::coverage_of(ops, r.stats);
+    if (states) *graph = {detail::graph_dot(view, *states, r.violation ? &*r.violation : nullptr),
+                          states->states.size(), states->edges.size(), {}};
+  });
+  if (graph) graph_out << graph->dot;
+  if (a.spec.format == "json") {
+    nlohmann::json doc = nlohmann::json::parse(to_json(r, s.info));
+    if (coverage) doc["coverage"] = coverage_json(*coverage);
+    if (graph && graph->problem.empty())
+      doc["graph"] = {{"file", a.graph_file}, {"states", graph->states}, {"transitions", graph->transitions}};
+    std::cout << doc.dump(2) << std::endl;
+  } else {
+    print_text(std::cout, r, s.info, a.spec.quiet);
+    if (coverage) detail::print_coverage(std::cout, *coverage);
+    if (graph && graph->problem.empty())
+      std::cout << "graph: " << graph->states << " states, " << graph->transitions << " transitions written to "
+                << a.graph_file << "\n";
+  }
+  if (graph && !graph->problem.empty())
+    std::cerr << "statecheck: no graph written: spec code threw while exploring it: " << graph->problem << "\n";
   return exit_code(r);
 }
 
@@ -47,6 +116,10 @@ Command add_check_command(CLI::App& app, bool single_spec) {
   cmd->add_option("--self-check", a->self_check,
                   "check determinism, canonical encoding and pure properties on the first N states (0: off; default 1000)")
       ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40));
+  cmd->add_flag("--coverage", a->coverage, "per action and parameter value: times enabled, new states, never enabled");
+  cmd->add_option("--dump-graph", a->graph_file, "write the whole reachable graph of a small spec as Graphviz DOT");
+  cmd->add_option("--graph-limit", a->graph_limit, "the most states --dump-graph accepts (default 2000)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 24));
   return {cmd, [a] { return run_check(*a); }};
 }
 

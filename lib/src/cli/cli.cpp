@@ -32,6 +32,7 @@ int run_cli(int argc, char** argv) {
       cli::add_check_command(app, single),
       cli::add_suite_command(app),
       cli::add_replay_command(app, single),
+      cli::add_simulate_command(app, single),
   };
   try {
     app.parse(static_cast<int>(args.size()), args.data());

@@ -26,6 +26,7 @@ Command add_check_command(CLI::App& app, bool single_spec);
 Command add_suite_command(CLI::App& app);
 /// `replay NAME trace.json`: re-executes a trace saved by `check --format json`.
 Command add_replay_command(CLI::App& app, bool single_spec);
+Command add_simulate_command(CLI::App& app, bool single_spec);
 
 /// Options naming a spec and its configuration (check, simulate, replay).
 struct SpecArgs {

@@ -8,6 +8,8 @@
 // same for any number of threads.
 #pragma once
 
+#include <atomic>
+
 #include "statecheck/detail/model_ops.hpp"
 #include "statecheck/result.hpp"
 
@@ -15,5 +17,9 @@ namespace statecheck::detail {
 
 /// Runs the whole check of one spec: search, then trace reconstruction.
 CheckResult run_search(const ModelOps& ops, const CheckOptions& options);
+
+/// The flag statecheck::request_stop() sets, for other long-running commands
+/// (simulate) to poll and clear; each check clears it when it starts.
+std::atomic<bool>& stop_flag() noexcept;
 
 }  // namespace statecheck::detail
