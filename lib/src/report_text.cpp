@@ -122,6 +122,7 @@ void print_stats(std::ostream& out, const CheckResult& r) {
   std::snprintf(line, sizeof line, "  memory            trace log %s, %.1f bytes/state with the visited set, peak RSS %s\n",
                 bytes_text(s.trace_bytes).c_str(), per_state, bytes_text(s.peak_rss).c_str());
   out << line;
+  if (s.trace_disk_bytes != 0) out << "  trace log spilled " << bytes_text(s.trace_disk_bytes) << " to --workdir\n";
 }
 
 void print_coverage(std::ostream& out, const Stats& s) {
@@ -166,7 +167,9 @@ void print_text(std::ostream& out, const CheckResult& r, const RunInfo& info, bo
       out << (i ? ", " : "") << info.constants[i].first << "=" << info.constants[i].second;
     out << ")";
   }
-  out << "\n" << verdict(r) << "\n";
+  out << "\n";
+  if (r.resumed_from_level != 0) out << "resumed from level " << r.resumed_from_level << " of a checkpoint\n";
+  out << verdict(r) << "\n";
   if (r.violation && !r.violation->trace.empty()) {
     out << "trace (" << r.violation->length() << " steps):\n";
     print_trace(out, r.violation->trace);

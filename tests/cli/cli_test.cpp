@@ -111,10 +111,10 @@ TEST_CASE("a spec whose effect throws: exit 3 with the action and the trace", "[
   REQUIRE(run(FAULTY_BIN, "list").code == 0);
 }
 
-TEST_CASE("a visited-set budget that fills: clean stop, exit 3", "[cli]") {
+TEST_CASE("a memory budget that fills: clean stop, exit 3", "[cli]") {
   const Run r = statecheck("check two-phase --set rms=9 --memory 16M --quiet");
   REQUIRE(r.code == 3);
-  REQUIRE_THAT(r.out, Catch::Contains("stopped: the visited set is full"));
+  REQUIRE_THAT(r.out, Catch::Contains("more than --memory 16 MiB"));
   REQUIRE_THAT(r.out, Catch::Contains("raise --memory"));
 }
 
