@@ -149,7 +149,8 @@ void SearchState::restore_checkpoint() {
   if (m.exact != options.exact)
     refuse(std::string("was written ") + (m.exact ? "with --exact; resume with" : "without --exact; resume without") + " --exact");
   // Threads may differ. --memory may differ, but must hold what the checkpoint holds.
-  const std::uint64_t needed = d.visited.size() + m.level_sizes.back() * frontier_stride + log.bytes();
+  const std::uint64_t needed =
+      d.visited.size() + m.level_sizes.back() * frontier_stride + (log.can_spill() ? 0 : log.bytes());
   if (needed > options.memory)
     throw config_error("checkpoint " + name + " holds " + mib(needed) + " (visited set, frontier, trace log), more than --memory " +
                        mib(options.memory) + "; raise --memory to at least " + mib(needed + (needed >> 2)));

@@ -72,7 +72,7 @@ Command add_check_command(CLI::App& app, bool single_spec) {
   cmd->add_option("--workdir", a->workdir, "directory where the trace log spills when it outgrows --memory");
   cmd->add_option("--checkpoint", a->checkpoint, "on Ctrl-C (and with --checkpoint-every) save the search here");
   cmd->add_option("--checkpoint-every", a->checkpoint_every, "also save a checkpoint every this many minutes")
-      ->check(CLI::Range(0.0001, 1e6));
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--resume", a->resume, "continue the search saved in this --checkpoint directory");
   return {cmd, [a] { return run_check(*a); }};
 }
