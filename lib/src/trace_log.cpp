@@ -74,7 +74,7 @@ bool TraceLog::add_level(Level l, std::uint64_t parent_count) {
   return true;
 }
 
-TraceLog::Step TraceLog::get(const Level& l, std::uint64_t rank) const {
+TraceLog::Step TraceLog::decode(const Level& l, std::uint64_t rank) const {
   // Position of the (rank + 1)-th set bit of the high parts (select).
   std::uint64_t seen = 0;
   std::size_t word = 0;
@@ -91,14 +91,19 @@ TraceLog::Step TraceLog::get(const Level& l, std::uint64_t rank) const {
   return {parent, static_cast<std::uint32_t>(l.tids.get(rank))};
 }
 
+TraceLog::Step TraceLog::get(std::uint32_t level, std::uint64_t rank) const {
+  const Level copy = levels_[level - 1].spilled ? load(level) : Level{};
+  const Level& l = levels_[level - 1].spilled ? copy : levels_[level - 1];
+  if (rank >= l.count) throw std::runtime_error("the trace log is inconsistent (a parent rank is out of range)");
+  const Step s = decode(l, rank);
+  if (s.tid >= l.tid_limit) throw std::runtime_error("the trace log is inconsistent (a transition id is out of range)");
+  return s;
+}
+
 std::vector<std::uint32_t> TraceLog::path(std::uint32_t level, std::uint64_t rank) const {
   std::vector<std::uint32_t> ids(level);
   for (std::uint32_t l = level; l >= 1; --l) {
-    const Level stored = levels_[l - 1].spilled ? load(l) : Level{};
-    const Level& lv = levels_[l - 1].spilled ? stored : levels_[l - 1];
-    if (rank >= lv.count) throw std::runtime_error("the trace log is inconsistent (a parent rank is out of range)");
-    const Step s = get(lv, rank);
-    if (s.tid >= lv.tid_limit) throw std::runtime_error("the trace log is inconsistent (a transition id is out of range)");
+    const Step s = get(l, rank);
     ids[l - 1] = s.tid;
     rank = s.parent_rank;
   }

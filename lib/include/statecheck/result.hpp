@@ -34,6 +34,9 @@ struct CheckOptions {
   /// Total budget in bytes (0: half the RAM) for what the search holds in RAM:
   /// the visited set, the trace log kept in RAM, the frontier states, and the
   /// level being built (its table, the workers' record buffers, the sort keys).
+  /// Checked at level boundaries and between expansion batches (so the states
+  /// one batch finds may pass it before the search stops); the transient old
+  /// table while the visited set doubles is not counted.
   std::size_t memory = 0;
   std::string workdir;                  // where the trace log spills when it outgrows its share (empty: stop instead)
   CheckpointOptions checkpoint;

@@ -99,6 +99,8 @@ class TraceLog {
     const std::uint64_t bit = (parent_rank >> l.low_bits) + rank;
     l.high[static_cast<std::size_t>(bit / 64)] |= std::uint64_t{1} << (bit % 64);
   }
+  /// Record `rank` of `level` (1-based); std::runtime_error when inconsistent.
+  Step get(std::uint32_t level, std::uint64_t rank) const;
 
   /// The path to state `rank` of `level` (1-based): the initial combination,
   /// then the transition ids in order. Throws std::runtime_error when the
@@ -127,7 +129,7 @@ class TraceLog {
   void spill(std::size_t ram_target);
 
  private:
-  Step get(const Level& l, std::uint64_t rank) const;
+  Step decode(const Level& l, std::uint64_t rank) const;
   std::vector<Level> levels_;
   std::size_t ram_bytes_ = 0;
   std::size_t disk_bytes_ = 0;
