@@ -132,7 +132,7 @@ struct Reader {
   }
   void raw(void* out, std::size_t n) {
     need(n);
-    std::memcpy(out, p, n);
+    if (n != 0) std::memcpy(out, p, n);
     p += n;
     left -= n;
   }
