@@ -24,6 +24,12 @@ void ExactSet::reserve(std::uint64_t total) {
   if (capacity != mask_ + 1) rebuild(capacity, count_.load(std::memory_order_relaxed));
 }
 
+void ExactSet::restore(const std::byte* encodings, std::uint64_t count) {
+  reserve(count);
+  if (count != 0) std::memcpy(arena_.data(), encodings, static_cast<std::size_t>(count) * size_);
+  for (std::uint64_t id = 0; id < count; ++id) insert(id, hash_bytes(arena_.data() + id * size_, size_));
+}
+
 void ExactSet::insert(std::uint64_t id, const Hash128& h) {
   const std::uint64_t word = ((h.hi >> 40) << 40) | (id + 1);
   for (std::uint64_t i = h.lo & mask_;; i = (i + 1) & mask_) {

@@ -18,8 +18,7 @@ void LevelTable::clear() {
 }
 
 void LevelTable::reserve(std::uint64_t total) {
-  std::uint64_t capacity = this->capacity();
-  while (static_cast<double>(total) > max_load * static_cast<double>(capacity)) capacity *= 2;
+  const std::uint64_t capacity = bytes_for(total, this->capacity()) / sizeof(Slot);
   if (capacity == this->capacity()) return;
   std::vector<Entry> entries;
   entries.reserve(static_cast<std::size_t>(size()));

@@ -125,6 +125,7 @@ void print_stats(std::ostream& out, const CheckResult& r) {
   if (s.self_checked > 0)
     out << "  self-check        " << with_commas(s.self_checked)
         << " states: transitions deterministic, encoding canonical, properties pure\n";
+  if (s.trace_disk_bytes != 0) out << "  trace log spilled " << bytes_text(s.trace_disk_bytes) << " to --workdir\n";
 }
 
 void print_coverage(std::ostream& out, const Stats& s) {
@@ -169,7 +170,9 @@ void print_text(std::ostream& out, const CheckResult& r, const RunInfo& info, bo
       out << (i ? ", " : "") << info.constants[i].first << "=" << info.constants[i].second;
     out << ")";
   }
-  out << "\n" << verdict(r) << "\n";
+  out << "\n";
+  if (r.resumed_from_level != 0) out << "resumed from level " << r.resumed_from_level << " of a checkpoint\n";
+  out << verdict(r) << "\n";
   if (r.violation && !r.violation->trace.empty()) {
     out << "trace (" << r.violation->length() << " steps):\n";
     print_trace(out, r.violation->trace);

@@ -69,21 +69,25 @@ class Search : public SearchState {
       : SearchState(model_ops, opts), arena_(static_cast<int>(threads)) {}
 
   CheckResult run() {
-    const auto start = std::chrono::steady_clock::now();
+    if (!options.checkpoint.resume.empty()) restore_checkpoint();
+    started = std::chrono::steady_clock::now();
     progress.start(options.progress_seconds);
     // As many threads as asked for, even beyond the cores (tests oversubscribe).
     const tbb::global_control allow(tbb::global_control::max_allowed_parallelism, threads);
     arena_.execute([&] { search(); });
     progress.stop();
-    result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    result.stats.seconds = seconds_before + std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     finish_stats();
     return std::move(result);
   }
 
  private:
   void search() {
-    if (!initial_level()) return;
+    if (!resumed() && !initial_level()) return;
     for (;;) {
+      // A level boundary: what a checkpoint holds (the frontier is not yet checked).
+      mark_boundary();
+      if (!fit_memory(0, "level " + std::to_string(level)) || !checkpoint_if_due()) return;
       if (!check_level()) return;
       if (options.max_depth != 0 && level >= options.max_depth) {
         result.depth_bounded = true;
@@ -118,7 +122,11 @@ class Search : public SearchState {
   bool finish_level(bool initial) {
     std::vector<LevelTable::Entry> entries = collect_entries();
     const std::uint64_t n = entries.size();
-    if (!make_room(n)) return false;
+    // Beside what is held now: the sort keys, and the next frontier where it outgrows this one.
+    const std::size_t extra = entries.capacity() * sizeof(LevelTable::Entry) +
+                              static_cast<std::size_t>(n > frontier_count ? n - frontier_count : 0) * frontier_stride;
+    if (!make_room(n, extra)) return false;
+    if (!fit_memory(extra, "level " + std::to_string(level + 1) + " (" + std::to_string(n) + " states)")) return false;
     sort_by_key(entries);
     const std::uint64_t parent_count = level == 0 ? 1 : frontier_count;
     frontier.reset();  // the expanded level is no longer needed: keep peak memory down
@@ -177,14 +185,15 @@ class Search : public SearchState {
     return all;
   }
 
-  /// Grows the visited set for `n` more states, within the memory budget.
-  bool make_room(std::uint64_t n) {
+  /// Grows the visited set for `n` more states, within the memory budget
+  /// (what the rest holds plus `extra` bytes about to be allocated).
+  bool make_room(std::uint64_t n, std::size_t extra) {
     const std::uint64_t total = result.stats.distinct + n;
     if (exact) {
       exact->reserve(total);
       return true;
     }
-    while (visited->needs_growth(total) && visited->can_grow()) {
+    while (visited->needs_growth(total) && visited->can_grow() && visited->bytes() * 2 <= room_for_visited(extra)) {
       visited->begin_growth();
       parallel(0, visited->old_capacity(), 1u << 16, [&](const auto& r) {
         if (visited->migrate(r.begin(), r.end()) == VisitedSet::Insert::overflow)
@@ -196,7 +205,8 @@ class Search : public SearchState {
       stop_on_limit("the visited set is full: " + std::to_string(result.stats.distinct) +
                     " states fill its budget of " + std::to_string(visited->budget() >> 20) +
                     " MiB before level " + std::to_string(level + 1) + " (" + std::to_string(n) +
-                    " more states); raise --memory");
+                    " more states); raise --memory" +
+                    (log.bytes() != 0 && !log.can_spill() ? ", or give --workdir DIR to spill the trace log to disk" : ""));
       return false;
     }
     return true;
@@ -240,6 +250,7 @@ class Search : public SearchState {
     const std::uint64_t fanout = std::max<std::uint64_t>(ops.transitions, 1);
     std::uint64_t i = 0;
     while (i < frontier_count) {
+      if (stop_asked(i)) return false;
       const std::uint64_t left = frontier_count - i;
       const double room = LevelTable::max_load * static_cast<double>(table.capacity()) - static_cast<double>(table.size());
       // At most 2^18 states a batch, so that progress and Ctrl-C are seen within a fraction of a second.
@@ -247,6 +258,8 @@ class Search : public SearchState {
                                                      std::uint64_t{1} << 18});
       if (batch < std::min<std::uint64_t>(left, 4096)) {
         batch = std::min<std::uint64_t>(left, 4096);
+        const std::size_t grown = LevelTable::bytes_for(table.size() + batch * fanout, table.capacity());
+        if (!fit_memory(grown - table.bytes(), "expanding level " + std::to_string(level))) return false;
         table.reserve(table.size() + batch * fanout);
       }
       parallel(i, i + batch, chunk_states, [&](const auto& r) {
@@ -254,18 +267,27 @@ class Search : public SearchState {
         ops.expand(ops.model, chunk(r.begin(), r.end()), w);
       });
       i += batch;
-      if (stop_requested.load(std::memory_order_relaxed)) {
-        stop_on_limit("interrupted while expanding level " + std::to_string(level) + " (" + std::to_string(i) +
-                      " of " + std::to_string(frontier_count) + " states expanded); the statistics cover the levels before it");
-        return false;
-      }
+      if (stop_asked(i)) return false;
       std::uint64_t found = 0;
       for (const auto& w : workers) found += w->found.size();
       table.set_size(found);
+      if (!fit_memory(0, "expanding level " + std::to_string(level))) return false;
       progress.publish(level, result.stats.distinct + table.size(), generated_so_far(), frontier_count - i,
                        table_load());
     }
     return report_expansion_failures();
+  }
+
+  /// Ctrl-C, or CheckOptions::stop_after_level reached: stops with the
+  /// statistics of the levels before this one, writing their checkpoint.
+  bool stop_asked(std::uint64_t expanded) {
+    const bool asked = options.stop_after_level != 0 && level >= options.stop_after_level;
+    if (!asked && !stop_requested.load(std::memory_order_relaxed)) return false;
+    const std::string where = std::to_string(level) + " (" + std::to_string(expanded) + " of " +
+                              std::to_string(frontier_count) + " states expanded)";
+    stop_on_limit((asked ? "stopped as asked before expanding level " : "interrupted while expanding level ") + where +
+                  "; the statistics cover the levels before it" + checkpoint_on_stop());
+    return true;
   }
 
   /// A spec error or a deadlock found while expanding (smallest rank first).

@@ -49,6 +49,7 @@ SearchState::SearchState(const ModelOps& model_ops, const CheckOptions& opts) : 
   tid_bits = static_cast<unsigned>(std::bit_width(std::max<std::uint32_t>(ops.transitions, 2) - 1));
   if (options.exact) exact = std::make_unique<ExactSet>(layout.encoded_bytes());
   else visited = std::make_unique<VisitedSet>(options.memory);
+  log.set_workdir(options.workdir);
   ctx = {visited.get(), exact.get(), &table, layout, tid_bits};
   const std::size_t staging = std::max<std::size_t>(ops.transitions, 1);
   for (unsigned i = 0; i < threads; ++i) {
@@ -93,8 +94,12 @@ void SearchState::merge_outcome(CheckOutcome& best, const CheckOutcome& o) {
 std::vector<TraceStep> SearchState::trace_to(Location at, bool compare_last) {
   std::string problem;
   const std::byte* last = compare_last ? frontier.get() + at.rank * frontier_stride : nullptr;
-  std::vector<TraceStep> steps =
-      TraceBuilder(ops, visited.get(), exact.get()).build(log.path(at.level, at.rank), problem, last);
+  std::vector<TraceStep> steps;
+  try {
+    steps = TraceBuilder(ops, visited.get(), exact.get()).build(log.path(at.level, at.rank), problem, last);
+  } catch (const std::runtime_error& e) {  // the spilled trace log could not be read back
+    problem = e.what();
+  }
   if (!problem.empty()) {
     result.outcome = Outcome::error;
     result.violation.reset();
@@ -127,6 +132,47 @@ void SearchState::fail_in_init(std::uint64_t combination, const std::string& mes
 void SearchState::stop_on_limit(const std::string& message) {
   result.outcome = Outcome::limit;
   result.limit_message = message;
+}
+
+std::size_t SearchState::memory_in_use() const {
+  std::size_t n = (visited ? visited->bytes() : exact->bytes()) + log.bytes() + table.bytes() +
+                  static_cast<std::size_t>(frontier_count) * frontier_stride;
+  for (const auto& w : workers) n += w->found.bytes();
+  return n;
+}
+
+std::size_t SearchState::room_for_visited(std::size_t extra) const {
+  const std::size_t set = visited ? visited->bytes() : exact->bytes();
+  const std::size_t rest = memory_in_use() - set - (log.can_spill() ? log.bytes() : 0) + extra;
+  return rest < options.memory ? options.memory - rest : 0;
+}
+
+bool SearchState::fit_memory(std::size_t extra, const std::string& what) {
+  const std::size_t budget = options.memory;
+  const std::size_t used = memory_in_use() + extra;
+  const std::size_t rest = used - log.bytes();
+  const auto mib = [](std::size_t b) { return std::to_string((b + (1u << 20) - 1) >> 20) + " MiB"; };
+  if (used > budget && rest > budget) {
+    stop_on_limit(what + " needs " + mib(used - log.bytes()) + " beside the trace log, more than --memory " + mib(budget) +
+                  " (visited set " + mib(visited ? visited->bytes() : exact->bytes()) + "); raise --memory");
+    return false;
+  }
+  if (used > budget && !log.can_spill()) {
+    stop_on_limit("the trace log (" + mib(log.bytes()) + " in RAM) no longer fits in --memory " + mib(budget) +
+                  " beside the visited set and the levels (" + mib(rest) +
+                  "); raise --memory, or give --workdir DIR to spill the trace log to disk");
+    return false;
+  }
+  if (used > budget) {
+    try {
+      log.spill(budget - rest);
+    } catch (const std::runtime_error& e) {
+      stop_on_limit(e.what());
+      return false;
+    }
+  }
+  memory_peak_ = std::max(memory_peak_, memory_in_use() + extra);
+  return true;
 }
 
 void SearchState::report_unreached_goals() {
@@ -167,6 +213,8 @@ void SearchState::finish_stats() {
     if (present[a] && s.actions[a].enabled == 0 && result.outcome == Outcome::ok)
       result.warnings.push_back("action " + s.actions[a].name + " was never enabled");
   s.trace_bytes = log.bytes();
+  s.trace_disk_bytes = log.disk_bytes();
+  s.memory_peak = std::max(memory_peak_, memory_in_use());
   if (visited) {
     s.visited_bytes = visited->bytes();
     s.visited_capacity = visited->capacity();

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 
 namespace statecheck::detail {
@@ -88,6 +89,26 @@ void VisitedSet::end_growth() {
   std::free(old_table_);
   old_table_ = nullptr;
   old_capacity_ = 0;
+}
+
+bool VisitedSet::restore(unsigned bits, const std::byte* words, std::uint64_t size, std::uint64_t collisions) {
+  if (bits < initial_bits || bits - initial_bits >= signature_bits || bits > 40) return false;
+  const std::uint64_t slots = std::uint64_t{1} << bits;
+  std::atomic<std::uint64_t>* table = allocate_table(slots);
+  std::memcpy(static_cast<void*>(table), words, static_cast<std::size_t>(slots) * sizeof(std::uint64_t));
+  std::uint64_t used = 0;
+  for (std::uint64_t i = 0; i < slots; ++i) used += table[i].load(std::memory_order_relaxed) != 0 ? 1 : 0;
+  if (used != size) {
+    std::free(table);
+    return false;
+  }
+  std::free(table_);
+  table_ = table;
+  bits_ = bits;
+  mask_ = slots - 1;
+  size_.store(size, std::memory_order_relaxed);
+  collisions_.store(collisions, std::memory_order_relaxed);
+  return true;
 }
 
 double VisitedSet::omission_probability() const {

@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -40,6 +42,10 @@ TEST_CASE("usage errors: one line naming the problem and the fix, exit 2", "[cli
       {"check two-phase --format xml", "--format"},
       {"check two-phase --threads 0", "--threads"},
       {"check", "spec"},
+      {"check two-phase --checkpoint-every 1", "--checkpoint-every needs --checkpoint DIR to say where the checkpoints go"},
+      {"check two-phase --workdir /no/such/dir", "--workdir /no/such/dir does not exist; create it first"},
+      {"check two-phase --checkpoint /no/such/dir", "--checkpoint /no/such/dir does not exist; create it first"},
+      {"check two-phase --resume /no/such/dir", "no checkpoint to resume in /no/such/dir"},
   };
   for (const Case& c : cases) {
     INFO(c.args);
@@ -86,10 +92,10 @@ TEST_CASE("a spec whose effect throws: exit 3 with the action and the trace", "[
   REQUIRE(run(FAULTY_BIN, "list").code == 0);
 }
 
-TEST_CASE("a visited-set budget that fills: clean stop, exit 3", "[cli]") {
+TEST_CASE("a memory budget that fills: clean stop, exit 3", "[cli]") {
   const Run r = statecheck("check two-phase --set rms=9 --memory 16M --quiet");
   REQUIRE(r.code == 3);
-  REQUIRE_THAT(r.out, Catch::Contains("stopped: the visited set is full"));
+  REQUIRE_THAT(r.out, Catch::Contains("more than --memory 16 MiB"));
   REQUIRE_THAT(r.out, Catch::Contains("raise --memory"));
 }
 
@@ -107,4 +113,58 @@ TEST_CASE("SIGINT stops a long run with the partial summary, exit 3", "[cli]") {
   REQUIRE(r.code == 3);
   REQUIRE_THAT(r.out, Catch::Contains("stopped: interrupted while expanding level"));
   REQUIRE_THAT(r.out, Catch::Contains("distinct states"));
+}
+
+namespace {
+
+/// Counts that a resumed run must reproduce exactly.
+void require_same_counts(const nlohmann::json& a, const nlohmann::json& b) {
+  for (const char* key : {"distinct", "generated", "depth", "states_per_level", "actions"}) {
+    INFO(key);
+    REQUIRE(a["stats"][key] == b["stats"][key]);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("SIGINT with --checkpoint: resuming gives the uninterrupted counts", "[cli][checkpoint]") {
+  char dir_template[] = "/tmp/statecheck-cli-ckpt-XXXXXX";
+  REQUIRE(mkdtemp(dir_template) != nullptr);
+  const std::string base = dir_template;
+  const std::string dir = base + "/ckpt";
+  const std::string log = base + "/stderr";
+  // Interrupt once the search is under way (its first progress line), about half a second in.
+  const Run stopped = run("sh", std::string("-c '") + STATECHECK_BIN + " check two-phase --set rms=8 --checkpoint " + dir +
+                                    " --progress 0.2 2>" + log + " & pid=$!; for i in $(seq 300); do grep -q depth " +
+                                    log + " && break; sleep 0.1; done; sleep 0.3; kill -INT $pid; wait $pid'");
+  REQUIRE(stopped.code == 3);
+  REQUIRE_THAT(stopped.out, Catch::Contains("stopped: interrupted while expanding level"));
+  REQUIRE_THAT(stopped.out, Catch::Contains("checkpoint written to " + dir +
+                                            "; continue with: statecheck check two-phase --set rms=8 --resume " + dir));
+  const Run resumed = statecheck("check two-phase --set rms=8 --resume " + dir + " --format json --quiet");
+  const Run whole = statecheck("check two-phase --set rms=8 --format json --quiet");
+  std::filesystem::remove_all(base);
+  REQUIRE(resumed.code == 0);
+  REQUIRE(whole.code == 0);
+  const auto a = nlohmann::json::parse(whole.out);
+  REQUIRE(a["stats"]["distinct"] == 1745408);
+  require_same_counts(a, nlohmann::json::parse(resumed.out));
+}
+
+TEST_CASE("a usage error writes nothing to the --checkpoint directory", "[cli][checkpoint]") {
+  char dir_template[] = "/tmp/statecheck-cli-ckpt-XXXXXX";
+  REQUIRE(mkdtemp(dir_template) != nullptr);
+  const std::string dir = std::string(dir_template) + "/ckpt";
+  for (const char* bad : {"--set rms=99", "--invariant Nope", "--set rms=3 --resume /no/such/dir"}) {
+    INFO(bad);
+    REQUIRE(statecheck("check two-phase --checkpoint " + dir + " " + bad).code == 2);
+    REQUIRE(!std::filesystem::exists(dir));
+  }
+  // A checkpoint of another spec is refused before anything is written next to it.
+  REQUIRE(statecheck("check die-hard --checkpoint " + dir + " --checkpoint-every 0.000000001 --quiet").code == 1);
+  REQUIRE(std::filesystem::exists(dir + "/checkpoint.sckp"));
+  const Run other = statecheck("check two-phase --resume " + dir + " --checkpoint " + dir);
+  std::filesystem::remove_all(dir_template);
+  REQUIRE(other.code == 2);
+  REQUIRE_THAT(other.out, Catch::Contains("was written by spec 'die-hard', not 'two-phase'"));
 }

@@ -203,6 +203,19 @@ TEST_CASE("trace log: records of any width round-trip", "[tracelog]") {
   const auto path = log.path(4, 6);  // parent 4000 of level 3, whose parent is 800 of level 2
   REQUIRE(path == std::vector<std::uint32_t>{3, level2[800], 4000u * 7919u % (1u << 20), 0});
   REQUIRE(log.bytes() < 5000 * 4);  // (2 + 0) + 20 bits a record at level 3, and so on
+
+  // Spilled to a work directory, oldest level first, the records read back the same.
+  const std::size_t in_ram = log.bytes();
+  log.set_workdir("/tmp");
+  log.spill(in_ram - 1);  // one level goes
+  REQUIRE(log.stored(1).spilled);
+  REQUIRE(!log.stored(2).spilled);
+  log.spill(0);
+  REQUIRE(log.bytes() == 0);
+  REQUIRE(log.disk_bytes() == in_ram);
+  REQUIRE(log.path(4, 6) == path);
+  for (std::uint64_t i = 0; i < 5000; i += 37) REQUIRE(log.get(3, i).parent_rank == i / 5);
+  REQUIRE_THROWS_WITH(log.get(4, parents.size()), "the trace log is inconsistent (a parent rank is out of range)");
 }
 
 TEST_CASE("transition ids: actions in order, first parameter slowest", "[transitions]") {

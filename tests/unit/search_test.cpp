@@ -30,6 +30,11 @@ auto counter(int limit) {
     return statecheck::spec<Counter>("counter", statecheck::init([](Counter&) {}), statecheck::actions(inc), reached);
 }
 
+struct Grid {
+  BOOST_HANA_DEFINE_STRUCT(Grid, (std::uint16_t, x), (std::uint16_t, y));
+  friend bool operator==(const Grid&, const Grid&) = default;
+};
+
 int global_ticks = 0;  // read by a deliberately non-deterministic effect
 
 }  // namespace
@@ -124,13 +129,30 @@ TEST_CASE("replay exposes a non-deterministic spec", "[search]") {
 }
 
 TEST_CASE("a full visited set stops the search cleanly", "[search]") {
+  // A 1024 x 1024 grid walked in narrow diagonal levels: the levels are small,
+  // so the 2^20-slot visited set (8 MiB) is what --memory 12M cannot double.
+  const auto grid = statecheck::spec<Grid>(
+      "grid", statecheck::init([](Grid&) {}),
+      statecheck::actions(statecheck::action("Right", [](const Grid& s) { return s.x < 1023; }, [](Grid& s) { ++s.x; }),
+                          statecheck::action("Up", [](const Grid& s) { return s.y < 1023; }, [](Grid& s) { ++s.y; })),
+      statecheck::allow_deadlock);
   auto o = test::options(2);
-  o.memory = std::size_t{8} << 20;  // 2^20 signatures: not enough for 1.7 million states
-  const auto r = statecheck::check(examples::two_phase::make_spec({8}), o);
+  o.memory = std::size_t{12} << 20;
+  const auto r = statecheck::check(grid, o);
   REQUIRE(r.outcome == Outcome::limit);
   REQUIRE_THAT(r.limit_message, Catch::StartsWith("the visited set is full"));
-  REQUIRE(r.stats.distinct < 1000000);
-  REQUIRE(r.stats.distinct > 500000);
+  REQUIRE(r.stats.distinct <= 964690);  // 0.92 of 2^20
+  REQUIRE(r.stats.distinct > 900000);
+  REQUIRE(r.stats.memory_peak <= o.memory);
+}
+
+TEST_CASE("levels that outgrow --memory stop the search cleanly", "[search]") {
+  auto o = test::options(2);
+  o.memory = std::size_t{12} << 20;  // the visited set takes 8 MiB of it
+  const auto r = statecheck::check(examples::two_phase::make_spec({8}), o);
+  REQUIRE(r.outcome == Outcome::limit);
+  REQUIRE_THAT(r.limit_message, Catch::Contains("more than --memory 12 MiB") && Catch::EndsWith("raise --memory"));
+  REQUIRE(r.stats.depth >= 4);
 }
 
 TEST_CASE("only the named invariants are checked; unknown names are refused", "[search]") {

@@ -18,9 +18,29 @@ struct config_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Checkpoints: the search state at a level boundary, written to a directory
+/// so that a stopped run can continue where it was (detail/checkpoint.hpp).
+struct CheckpointOptions {
+  std::string dir;              // write checkpoints here (empty: never)
+  double every_minutes = 0;     // also at the first level boundary after every this many minutes; 0: only on a stop
+  std::string resume;           // continue from the checkpoint in this directory
+  /// The constants the spec was built with (name, value as shown): recorded,
+  /// compared on resume, and shown in the command that continues the run.
+  std::vector<std::pair<std::string, std::string>> constants;
+};
+
 struct CheckOptions {
   unsigned threads = 0;                 // 0: every core
-  std::size_t memory = 0;               // visited-set budget in bytes; 0: half the RAM
+  /// Total budget in bytes (0: half the RAM) for what the search holds in RAM:
+  /// the visited set, the trace log kept in RAM, the frontier states, and the
+  /// level being built (its table, the workers' record buffers, the sort keys).
+  /// Checked at level boundaries and between expansion batches (so the states
+  /// one batch finds may pass it before the search stops); the transient old
+  /// table while the visited set doubles is not counted.
+  std::size_t memory = 0;
+  std::string workdir;                  // where the trace log spills when it outgrows its share (empty: stop instead)
+  CheckpointOptions checkpoint;
+  std::uint32_t stop_after_level = 0;   // tests: behave as if Ctrl-C came once this level is complete
   std::uint32_t max_depth = 0;          // 0: unbounded; else levels beyond it are not expanded
   bool check_deadlock = true;           // and the spec does not allow deadlock
   bool exact = false;                   // store full states instead of fingerprints
@@ -71,7 +91,9 @@ struct Stats {
   std::vector<std::uint64_t> transition_new;      // per transition id: distinct states it was first to reach
   bool exact = false;
   std::size_t visited_bytes = 0;
-  std::size_t trace_bytes = 0;
+  std::size_t trace_bytes = 0;       // trace log in RAM
+  std::size_t trace_disk_bytes = 0;  // trace log spilled to --workdir
+  std::size_t memory_peak = 0;       // largest total counted against --memory
   std::uint64_t visited_capacity = 0;
   double load = 0;
   unsigned fingerprint_bits = 0;
@@ -101,6 +123,8 @@ struct CheckResult {
   std::optional<SpecError> error;
   std::string limit_message;
   bool depth_bounded = false;       // --max-depth cut the search short
+  std::uint32_t resumed_from_level = 0;  // the checkpoint's level when resumed, else 0
+  std::string checkpoint_written;        // the last checkpoint file written, if any
   std::vector<std::string> warnings;
 };
 

@@ -1,5 +1,8 @@
 // `statecheck check NAME [options]`: the exhaustive search, with optionally
-// its coverage (--coverage) and the whole graph of a small spec (--dump-graph).
+// its coverage (--coverage), the whole graph of a small spec (--dump-graph),
+// checkpoints (--checkpoint, --resume) and a trace-log spill (--workdir).
+#include <sys/stat.h>
+
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -25,6 +28,10 @@ struct CheckArgs {
   bool coverage = false;
   std::string graph_file;
   std::uint64_t graph_limit = 2000;
+  std::string workdir;
+  std::string checkpoint;
+  double checkpoint_every = 0;
+  std::string resume;
 };
 
 /// What --dump-graph produced: the DOT text, or why there is none.
@@ -49,6 +56,20 @@ nlohmann::json coverage_json(const detail::Coverage& c) {
   return {{"actions", actions}, {"never_enabled", c.never_enabled}};
 }
 
+/// A directory the run may write into: an existing one, or (`may_create`) a
+/// new name in an existing directory. Nothing is created here.
+void require_directory(const std::string& dir, const std::string& flag, bool may_create) {
+  struct stat st {};
+  if (stat(dir.c_str(), &st) == 0) {
+    if (!S_ISDIR(st.st_mode)) throw config_error(flag + " " + dir + " is not a directory; give a directory");
+    return;
+  }
+  const std::size_t slash = dir.find_last_of('/');
+  const std::string parent = slash == std::string::npos ? "." : slash == 0 ? "/" : dir.substr(0, slash);
+  if (!may_create || stat(parent.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    throw config_error(flag + " " + dir + " does not exist; create it first");
+}
+
 int run_check(const CheckArgs& a) {
   Selected s = select_spec(a.spec);
   CheckOptions& o = s.info.options;
@@ -57,6 +78,12 @@ int run_check(const CheckArgs& a) {
   o.exact = a.exact;
   o.self_check_states = a.self_check;
   o.progress_seconds = a.spec.quiet ? 0 : a.progress;
+  if (a.checkpoint_every > 0 && a.checkpoint.empty())
+    throw config_error("--checkpoint-every needs --checkpoint DIR to say where the checkpoints go");
+  if (!a.workdir.empty()) require_directory(a.workdir, "--workdir", false);
+  if (!a.checkpoint.empty()) require_directory(a.checkpoint, "--checkpoint", true);
+  o.workdir = a.workdir;
+  o.checkpoint = {a.checkpoint, a.checkpoint_every, a.resume, s.info.constants};
   install_stop_handlers();
   CheckResult r;
   std::optional<detail::Coverage> coverage;
@@ -107,7 +134,8 @@ Command add_check_command(CLI::App& app, bool single_spec) {
   CLI::App* cmd = app.add_subcommand("check", "check one spec exhaustively");
   auto a = std::make_shared<CheckArgs>();
   add_spec_options(*cmd, a->spec, single_spec);
-  cmd->add_option("--memory,-m", a->memory, "visited-set budget, e.g. 512M or 2G (default: half the RAM)");
+  cmd->add_option("--memory,-m", a->memory,
+                  "RAM for the visited set, trace log, frontier and level tables, e.g. 512M or 2G (default: half the RAM)");
   cmd->add_option("--max-depth", a->max_depth, "do not expand states beyond this BFS level")
       ->check(CLI::Range(1u, 1u << 30));
   cmd->add_option("--progress", a->progress, "seconds between progress lines on stderr (0: none; default 10)")
@@ -120,6 +148,11 @@ Command add_check_command(CLI::App& app, bool single_spec) {
   cmd->add_option("--dump-graph", a->graph_file, "write the whole reachable graph of a small spec as Graphviz DOT");
   cmd->add_option("--graph-limit", a->graph_limit, "the most states --dump-graph accepts (default 2000)")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 24));
+  cmd->add_option("--workdir", a->workdir, "directory where the trace log spills when it outgrows --memory");
+  cmd->add_option("--checkpoint", a->checkpoint, "on Ctrl-C (and with --checkpoint-every) save the search here");
+  cmd->add_option("--checkpoint-every", a->checkpoint_every, "also save a checkpoint every this many minutes")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--resume", a->resume, "continue the search saved in this --checkpoint directory");
   return {cmd, [a] { return run_check(*a); }};
 }
 

@@ -42,6 +42,10 @@ class ExactSet {
   /// Stores state `id` (whose encoding the caller wrote at encoding_slot(id)).
   void insert(std::uint64_t id, const Hash128& h);
   std::byte* encoding_slot(std::uint64_t id) { return arena_.data() + id * size_; }
+  /// The encodings of states [0, size()), for a checkpoint.
+  const std::byte* encodings() const { return arena_.data(); }
+  /// Takes `count` encodings (from a checkpoint) as states [0, count).
+  void restore(const std::byte* encodings, std::uint64_t count);
 
   std::uint64_t size() const { return count_.load(std::memory_order_relaxed); }
   std::size_t bytes() const { return arena_.size() + (mask_ + 1) * sizeof(std::uint64_t); }

@@ -79,6 +79,11 @@ class LevelTable {
   }
   /// Grows so that `total` entries fit under max_load (not concurrent with insert).
   void reserve(std::uint64_t total);
+  /// Bytes of a table of `capacity` slots after reserve(total).
+  static std::size_t bytes_for(std::uint64_t total, std::uint64_t capacity) {
+    while (static_cast<double>(total) > max_load * static_cast<double>(capacity)) capacity *= 2;
+    return static_cast<std::size_t>(capacity) * sizeof(Slot);
+  }
   /// Empties the table for the next level, keeping its capacity.
   void clear();
   /// Entries of slots [begin, end) appended to `out` (any order).

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "statecheck/detail/checkpoint.hpp"
 #include "statecheck/detail/exact_set.hpp"
 #include "statecheck/detail/level_table.hpp"
 #include "statecheck/detail/model_ops.hpp"
@@ -49,6 +51,31 @@ class SearchState {
   bool self_check_frontier();
   void finish_stats();
 
+  // Memory (search_state.cpp): what counts against --memory, see CheckOptions::memory.
+  std::size_t memory_in_use() const;
+  /// Keeps memory_in_use() + `extra` within --memory, spilling trace levels
+  /// to --workdir when that suffices; otherwise stops (`what` says what was
+  /// growing) and returns false.
+  bool fit_memory(std::size_t extra, const std::string& what);
+  /// Bytes --memory leaves to the visited set beside the rest (the trace log
+  /// excluded when it can spill), with `extra` more coming.
+  std::size_t room_for_visited(std::size_t extra) const;
+
+  // Checkpoints (search_checkpoint.cpp).
+  /// Records the statistics of the level boundary the search is at (the
+  /// frontier not yet expanded), which a checkpoint written later describes.
+  void mark_boundary();
+  /// Writes the checkpoint of the last boundary when one is due (every
+  /// --checkpoint-every minutes); false (and a stop) when writing fails.
+  bool checkpoint_if_due();
+  /// On a stop: writes the checkpoint of the last boundary; returns the text
+  /// for the stop message ("; checkpoint written to ...").
+  std::string checkpoint_on_stop();
+  /// Loads options.checkpoint.resume into the search (config_error when it
+  /// does not belong to this spec and options, or is damaged).
+  void restore_checkpoint();
+  bool resumed() const { return result.resumed_from_level != 0; }
+
   const ModelOps& ops;
   CheckOptions options;
   unsigned threads = 1;
@@ -72,9 +99,21 @@ class SearchState {
   std::unique_ptr<ModelView> view;  // for the self-checks; null when they are off
   Progress progress;
   CheckResult result;
+  std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+  double seconds_before = 0;  // spent before the checkpoint this run resumed from
 
  private:
   std::vector<TraceStep> trace_to(Location at, bool compare_last);
+  CheckpointMeta checkpoint_meta() const;
+  std::string write_checkpoint_file();
+  std::string resume_command() const;
+  double elapsed() const;
+
+  std::size_t memory_peak_ = 0;
+  std::uint64_t boundary_generated_ = 0;
+  std::vector<std::uint64_t> boundary_enabled_;
+  double boundary_seconds_ = 0;
+  std::chrono::steady_clock::time_point last_checkpoint_ = started;
 };
 
 }  // namespace statecheck::detail

@@ -76,6 +76,12 @@ class VisitedSet {
   std::size_t bytes() const { return static_cast<std::size_t>(capacity()) * sizeof(std::uint64_t); }
   std::size_t budget() const { return budget_; }
   double load() const { return static_cast<double>(size()) / static_cast<double>(capacity()); }
+  /// The table's words, for a checkpoint.
+  const std::uint64_t* words() const { return reinterpret_cast<const std::uint64_t*>(table_); }
+  unsigned bits() const { return bits_; }
+  /// Replaces the table with `2^bits` words from a checkpoint; false (table
+  /// unchanged) when they are not a table this class could have built.
+  bool restore(unsigned bits, const std::byte* words, std::uint64_t size, std::uint64_t collisions);
   /// Compaction collisions seen while inserting (two new states with one word).
   std::uint64_t collisions() const { return collisions_.load(std::memory_order_relaxed); }
   /// Upper bound on the probability that some reachable state was wrongly

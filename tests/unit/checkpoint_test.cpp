@@ -1,0 +1,321 @@
+// Checkpoints and the memory total: a run stopped at a level boundary and
+// resumed (once or several times, with other thread counts) ends exactly as
+// an uninterrupted run; checkpoints of another spec, constants or options,
+// and damaged ones, are refused with one line; a trace log that outgrows
+// --memory spills to --workdir and still gives the same counterexample.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+
+#include "check_helpers.hpp"
+#include "examples/die_hard.hpp"
+#include "examples/two_phase.hpp"
+#include "specs/hdds/finalization_fencing/finalization_fencing.hpp"
+#include "statecheck/detail/checkpoint.hpp"
+#include "statecheck/statecheck.hpp"
+
+using statecheck::CheckOptions;
+using statecheck::CheckResult;
+using statecheck::Outcome;
+
+namespace {
+
+/// A fresh directory under /tmp, removed with its contents at the end of the test.
+struct TempDir {
+  std::string path;
+  TempDir() {
+    char name[] = "/tmp/statecheck-checkpoint-test-XXXXXX";
+    REQUIRE(mkdtemp(name) != nullptr);
+    path = name;
+  }
+  ~TempDir() { std::filesystem::remove_all(path); }
+  std::string sub(const std::string& name) const { return path + "/" + name; }
+};
+
+/// Counts and the counterexample, plus the statistics a resume must carry over.
+void require_identical(const CheckResult& a, const CheckResult& b) {
+  test::require_same(a, b);
+  REQUIRE(a.stats.transition_enabled == b.stats.transition_enabled);
+  REQUIRE(a.stats.actions.size() == b.stats.actions.size());
+  for (std::size_t i = 0; i < a.stats.actions.size(); ++i) {
+    REQUIRE(a.stats.actions[i].enabled == b.stats.actions[i].enabled);
+    REQUIRE(a.stats.actions[i].new_states == b.stats.actions[i].new_states);
+  }
+  REQUIRE(a.warnings == b.warnings);
+}
+
+/// Stops after each level in `stops` (a checkpoint each time, resuming from the
+/// previous one with `threads[k]` threads), then resumes to the end.
+template <class Spec>
+CheckResult run_in_pieces(const Spec& spec, CheckOptions o, const std::vector<std::uint32_t>& stops,
+                          const std::vector<unsigned>& threads, const std::string& dir) {
+  o.checkpoint.dir = dir;
+  for (std::size_t k = 0; k <= stops.size(); ++k) {
+    o.threads = threads[k % threads.size()];
+    o.stop_after_level = k < stops.size() ? stops[k] : 0;
+    o.checkpoint.resume = k == 0 ? "" : dir;
+    const CheckResult r = statecheck::check(spec, o);
+    REQUIRE(r.resumed_from_level == (k == 0 ? 0 : stops[k - 1]));
+    if (k == stops.size()) return r;
+    INFO("stopped after level " << stops[k]);
+    REQUIRE(r.outcome == Outcome::limit);
+    REQUIRE(r.stats.depth == stops[k]);
+    REQUIRE(r.checkpoint_written == dir + "/checkpoint.sckp");
+    REQUIRE_THAT(r.limit_message, Catch::Contains("checkpoint written to " + dir + "; continue with: statecheck check " +
+                                                  r.spec));
+  }
+  return {};
+}
+
+std::vector<std::byte> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::byte> bytes(chars.size());
+  std::memcpy(bytes.data(), chars.data(), chars.size());
+  return bytes;
+}
+
+void write_file(const std::string& path, const std::vector<std::byte>& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+/// The one-line refusal parse_checkpoint gives `bytes`.
+std::string refusal(const std::vector<std::byte>& bytes) {
+  statecheck::detail::TraceLog log;
+  try {
+    statecheck::detail::parse_checkpoint(bytes, "C", log);
+  } catch (const statecheck::config_error& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+struct Grid {
+  BOOST_HANA_DEFINE_STRUCT(Grid, (std::uint16_t, x), (std::uint16_t, y));
+  friend bool operator==(const Grid&, const Grid&) = default;
+};
+
+/// A 400 x 400 grid whose corner (300, 300) breaks an invariant 600 levels deep.
+auto grid_spec() {
+  return statecheck::spec<Grid>(
+      "grid", statecheck::init([](Grid&) {}),
+      statecheck::actions(statecheck::action("Right", [](const Grid& s) { return s.x < 399; }, [](Grid& s) { ++s.x; }),
+                          statecheck::action("Up", [](const Grid& s) { return s.y < 399; }, [](Grid& s) { ++s.y; })),
+      statecheck::invariants(statecheck::invariant("NotCorner", [](const Grid& s) { return s.x != 300 || s.y != 300; })));
+}
+
+}  // namespace
+
+TEST_CASE("checkpoint: two-phase N=5 stopped at several levels and resumed equals one run", "[checkpoint]") {
+  const auto spec = examples::two_phase::make_spec({5});
+  const CheckResult whole = statecheck::check(spec, test::options(1));
+  REQUIRE(whole.outcome == Outcome::ok);
+  REQUIRE(whole.stats.distinct == 8832);
+  for (std::uint32_t stop : {1u, 2u, 7u, whole.stats.depth}) {
+    for (unsigned threads : {1u, 4u}) {
+      INFO("stop after level " << stop << ", " << threads << " threads");
+      TempDir dir;
+      const CheckResult r = run_in_pieces(spec, test::options(1), {stop}, {threads}, dir.sub("ckpt"));
+      require_identical(whole, r);
+    }
+  }
+  // Resumed twice, checkpointing again while resumed, changing threads each time.
+  TempDir dir;
+  require_identical(whole, run_in_pieces(spec, test::options(1), {3, 6, 11}, {4, 1, 2}, dir.path));
+}
+
+TEST_CASE("checkpoint: die-hard and an HDDS violation resumed give the same counterexample", "[checkpoint]") {
+  const auto die_hard = examples::die_hard::make_spec({});
+  const CheckResult whole = statecheck::check(die_hard, test::options(1));
+  test::require_violation(whole, "NotSolved", 6);
+  for (std::uint32_t stop : {1u, 4u, 6u}) {
+    TempDir dir;
+    require_identical(whole, run_in_pieces(die_hard, test::options(1), {stop}, {4, 1}, dir.path));
+  }
+  namespace ff = specs::hdds::finalization_fencing;
+  ff::Config c;
+  c.variant = ff::Variant::as_is;
+  c.scenario = ff::Scenario::leader_change;
+  const auto fencing = ff::make_spec(c);
+  const CheckResult hdds = statecheck::check(fencing, test::options(1));
+  test::require_violation(hdds, "NoFinalizedDatanodeFenced", 5);
+  TempDir dir;
+  require_identical(hdds, run_in_pieces(fencing, test::options(1), {2, 4}, {1, 4}, dir.path));
+}
+
+TEST_CASE("checkpoint: --exact runs are checkpointed and resumed too", "[checkpoint]") {
+  const auto spec = examples::two_phase::make_spec({4});
+  auto o = test::options(2);
+  o.exact = true;
+  const CheckResult whole = statecheck::check(spec, o);
+  REQUIRE(whole.stats.distinct == 1568);
+  TempDir dir;
+  require_identical(whole, run_in_pieces(spec, o, {5, 9}, {2, 1}, dir.path));
+}
+
+TEST_CASE("checkpoint: --checkpoint-every writes one at level boundaries", "[checkpoint]") {
+  TempDir dir;
+  auto o = test::options(2);
+  o.checkpoint.dir = dir.sub("every");
+  o.checkpoint.every_minutes = 1e-9;  // due at every boundary
+  const auto spec = examples::two_phase::make_spec({4});
+  const CheckResult r = statecheck::check(spec, o);
+  REQUIRE(r.outcome == Outcome::ok);
+  REQUIRE(r.checkpoint_written == o.checkpoint.dir + "/checkpoint.sckp");
+  // The last one is at the last boundary: resuming it finishes with the same counts.
+  auto again = test::options(1);
+  again.checkpoint.resume = o.checkpoint.dir;
+  const CheckResult resumed = statecheck::check(spec, again);
+  REQUIRE(resumed.resumed_from_level == r.stats.depth);
+  require_identical(r, resumed);
+}
+
+TEST_CASE("checkpoint: another spec, constants or options are refused with one line", "[checkpoint]") {
+  TempDir dir;
+  auto o = test::options(1);
+  o.checkpoint.dir = dir.path;
+  o.checkpoint.constants = {{"rms", "4"}};
+  o.stop_after_level = 3;
+  REQUIRE(statecheck::check(examples::two_phase::make_spec({4}), o).outcome == Outcome::limit);
+  auto resume = test::options(1);
+  resume.checkpoint.resume = dir.path;
+  resume.checkpoint.constants = {{"rms", "4"}};
+  const auto refused = [&](auto spec, const CheckOptions& with, const std::string& why) {
+    try {
+      statecheck::check(spec, with);
+      FAIL("resumed");
+    } catch (const statecheck::config_error& e) {
+      REQUIRE_THAT(e.what(), Catch::Contains(why) && Catch::EndsWith("it cannot be resumed by this run"));
+    }
+  };
+  refused(examples::die_hard::make_spec({}), resume, "was written by spec 'two-phase', not 'die-hard'");
+  auto other = resume;
+  other.checkpoint.constants = {{"rms", "5"}};
+  refused(examples::two_phase::make_spec({5}), other, "was written with constants (rms=4), not (rms=5)");
+  other = resume;
+  other.invariants = {"TCConsistent"};  // the only one: the same set as all
+  REQUIRE(statecheck::check(examples::two_phase::make_spec({4}), other).stats.distinct == 1568);
+  other = resume;
+  other.check_deadlock = false;
+  refused(examples::two_phase::make_spec({4}), other, "deadlock checking on; resume without --no-deadlock");
+  other = resume;
+  other.max_depth = 9;
+  refused(examples::two_phase::make_spec({4}), other, "--max-depth 0 (0: none)");
+  other = resume;
+  other.exact = true;
+  refused(examples::two_phase::make_spec({4}), other, "without --exact; resume without --exact");
+  other = resume;
+  other.checkpoint.resume = dir.sub("missing");
+  REQUIRE_THROWS_WITH(statecheck::check(examples::two_phase::make_spec({4}), other),
+                      Catch::StartsWith("no checkpoint to resume in " + dir.sub("missing")));
+}
+
+TEST_CASE("checkpoint: a truncated or corrupted file is refused cleanly", "[checkpoint]") {
+  TempDir dir;
+  auto o = test::options(1);
+  o.checkpoint.dir = dir.path;
+  o.stop_after_level = 4;
+  REQUIRE(statecheck::check(examples::die_hard::make_spec({}), o).outcome == Outcome::limit);
+  const std::string file = dir.sub("checkpoint.sckp");
+  const std::vector<std::byte> good = read_file(file);
+  REQUIRE(refusal(good) == "accepted");
+  REQUIRE(good.size() > 8u << 20);  // the 2^20-word visited set
+  // Every cut: in the header, in each section header and inside each payload.
+  for (std::size_t cut : {std::size_t{0}, std::size_t{7}, std::size_t{15}, std::size_t{16}, std::size_t{30},
+                          std::size_t{100}, good.size() / 2, good.size() - 4000, good.size() - 1}) {
+    INFO("cut to " << cut << " bytes");
+    const std::vector<std::byte> cut_bytes(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(cut));
+    REQUIRE_THAT(refusal(cut_bytes), Catch::StartsWith("checkpoint C is truncated/corrupt (") &&
+                                         Catch::EndsWith("); it cannot be resumed"));
+  }
+  // A flipped byte in the middle of the meta, visited, trace and frontier sections.
+  std::size_t section = 16;  // after the header; each section: tag, length, checksum, payload
+  for (const char* name : {"meta", "visited", "trace", "frontier"}) {
+    std::uint64_t length = 0;
+    std::memcpy(&length, good.data() + section + 8, 8);
+    const std::size_t at = section + 24 + static_cast<std::size_t>(length / 2);
+    INFO("byte " << at << " flipped");
+    std::vector<std::byte> bad = good;
+    bad[at] ^= std::byte{0x10};
+    REQUIRE(refusal(bad) == "checkpoint C is truncated/corrupt (section " + std::string(name) +
+                                " checksum mismatch); it cannot be resumed");
+    section += 24 + static_cast<std::size_t>(length);
+  }
+  REQUIRE(section == good.size());
+  std::vector<std::byte> bad = good;
+  bad[0] = std::byte{'X'};
+  REQUIRE_THAT(refusal(bad), Catch::Contains("(it does not start with the checkpoint magic)"));
+  bad = good;
+  bad[8] = std::byte{9};
+  REQUIRE_THAT(refusal(bad), Catch::Contains("(format version 9; this statecheck reads version 1)"));
+  // Through a resume: the same line, and the search never starts.
+  write_file(file, std::vector<std::byte>(good.begin(), good.begin() + 5000));
+  auto resume = test::options(1);
+  resume.checkpoint.resume = dir.path;
+  REQUIRE_THROWS_WITH(statecheck::check(examples::die_hard::make_spec({}), resume),
+                      "checkpoint " + file + " is truncated/corrupt (section visited is cut short); it cannot be resumed");
+}
+
+TEST_CASE("checkpoint: damage behind valid checksums is refused, never read out of bounds", "[checkpoint]") {
+  TempDir dir;
+  auto o = test::options(1);
+  o.checkpoint.dir = dir.path;
+  o.stop_after_level = 5;
+  REQUIRE(statecheck::check(examples::die_hard::make_spec({}), o).outcome == Outcome::limit);
+  const std::vector<std::byte> good = read_file(dir.sub("checkpoint.sckp"));
+  // Section offsets (the format of detail/checkpoint.hpp); the visited set is skipped (any bits are a table).
+  std::vector<std::pair<std::size_t, std::size_t>> sections;
+  for (std::size_t at = 16; at < good.size();) {
+    std::uint64_t length = 0;
+    std::memcpy(&length, good.data() + at + 8, 8);
+    sections.emplace_back(at, static_cast<std::size_t>(length));
+    at += 24 + static_cast<std::size_t>(length);
+  }
+  REQUIRE(sections.size() == 4);
+  std::mt19937_64 rng(5);
+  std::size_t refused = 0;
+  for (int round = 0; round < 3000; ++round) {
+    const auto [at, length] = sections[std::array<std::size_t, 3>{0, 2, 3}[static_cast<std::size_t>(round % 3)]];
+    std::vector<std::byte> bad = good;
+    bad[at + 24 + rng() % length] ^= static_cast<std::byte>(1u << (rng() % 8));
+    const std::uint64_t sum = XXH3_64bits(bad.data() + at + 24, length);
+    std::memcpy(bad.data() + at + 16, &sum, 8);
+    const std::string why = refusal(bad);
+    if (why == "accepted") continue;  // a frontier state's bytes, say: only a resume can tell
+    REQUIRE_THAT(why, Catch::StartsWith("checkpoint C is truncated/corrupt (") && Catch::EndsWith("); it cannot be resumed"));
+    ++refused;
+  }
+  REQUIRE(refused > 1000);
+}
+
+TEST_CASE("memory: a trace log beyond --memory spills to --workdir, same answer", "[checkpoint][memory]") {
+  const auto spec = grid_spec();
+  const CheckResult whole = statecheck::check(spec, test::options(1));
+  test::require_violation(whole, "NotCorner", 600);
+  REQUIRE(whole.stats.trace_disk_bytes == 0);
+  REQUIRE(whole.stats.trace_bytes > 10000);
+  // A budget that holds everything but half of the trace log.
+  auto o = test::options(1);
+  o.memory = whole.stats.memory_peak - whole.stats.trace_bytes / 2;
+  TempDir work;
+  o.workdir = work.path;
+  const CheckResult spilled = statecheck::check(spec, o);
+  require_identical(whole, spilled);
+  REQUIRE(spilled.stats.trace_disk_bytes >= whole.stats.trace_bytes / 2);
+  REQUIRE(spilled.stats.trace_bytes + spilled.stats.trace_disk_bytes >= whole.stats.trace_bytes);
+  REQUIRE(spilled.stats.memory_peak <= o.memory);
+  // A checkpoint taken while spilled holds every level; resumed, it ends the same.
+  TempDir ckpt;
+  require_identical(whole, run_in_pieces(spec, o, {450}, {1}, ckpt.path));
+  // Without --workdir: a clean stop naming both remedies.
+  o.workdir.clear();
+  const CheckResult stopped = statecheck::check(spec, o);
+  REQUIRE(stopped.outcome == Outcome::limit);
+  REQUIRE_THAT(stopped.limit_message,
+               Catch::Contains("raise --memory, or give --workdir DIR to spill the trace log to disk"));
+  REQUIRE(stopped.stats.distinct < whole.stats.distinct);
+}
