@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "json_value.hpp"
 #include "statecheck/detail/coverage.hpp"
 #include "statecheck/report.hpp"
 
@@ -62,6 +63,20 @@ Coverage coverage_of(const ModelOps& ops, const Stats& stats) {
     }
   }
   return c;
+}
+
+nlohmann::ordered_json coverage_json(const Coverage& c) {
+  nlohmann::ordered_json actions = nlohmann::ordered_json::array();
+  for (const CoverageRow& r : c.rows) {
+    if (r.param.empty()) {
+      actions.push_back({{"action", r.action}, {"enabled", r.enabled}, {"new_states", r.new_states},
+                         {"params", nlohmann::ordered_json::array()}});
+    } else {
+      actions.back()["params"].push_back(
+          {{"param", r.param}, {"value", r.value}, {"enabled", r.enabled}, {"new_states", r.new_states}});
+    }
+  }
+  return {{"actions", actions}, {"never_enabled", c.never_enabled}};
 }
 
 void print_coverage(std::ostream& out, const Coverage& c) {

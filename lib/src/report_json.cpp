@@ -122,12 +122,17 @@ ordered_json stats_json(const Stats& s) {
   return {{"distinct", s.distinct},     {"generated", s.generated}, {"depth", s.depth},
           {"seconds", s.seconds},       {"threads", s.threads},     {"states_per_level", s.level_sizes},
           {"actions", actions},         {"visited_set", visited},   {"trace_log_bytes", s.trace_bytes},
-          {"peak_rss_bytes", s.peak_rss}};
+          {"trace_log_disk_bytes", s.trace_disk_bytes},               {"memory_peak_bytes", s.memory_peak},
+          {"peak_rss_bytes", s.peak_rss},                             {"self_checked", s.self_checked}};
 }
 
 }  // namespace
 
-std::string to_json(const CheckResult& r, const RunInfo& info) {
+namespace detail {
+
+std::string json_text(const ordered_json& doc) { return doc.dump(2, ' ', false, ordered_json::error_handler_t::replace); }
+
+ordered_json check_document(const CheckResult& r, const RunInfo& info) {
   ordered_json doc = {{"format", trace_format_name},
                       {"version", trace_format_version},
                       {"run", run_json(info)},
@@ -147,8 +152,16 @@ std::string to_json(const CheckResult& r, const RunInfo& info) {
                     {"trace", trace_json(r.error->trace)}};
   }
   if (r.outcome == Outcome::limit) doc["limit"] = {{"message", r.limit_message}};
+  if (r.resumed_from_level != 0) doc["resumed_from_level"] = r.resumed_from_level;
+  if (!r.checkpoint_written.empty()) doc["checkpoint"] = r.checkpoint_written;
   doc["warnings"] = r.warnings;
-  return doc.dump(2);
+  return doc;
+}
+
+}  // namespace detail
+
+std::string to_json(const CheckResult& r, const RunInfo& info) {
+  return detail::json_text(detail::check_document(r, info));
 }
 
 }  // namespace statecheck

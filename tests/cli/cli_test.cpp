@@ -60,8 +60,11 @@ TEST_CASE("json format: one document with stats and the trace", "[cli]") {
   const Run r = statecheck("check die-hard --format json --threads 2");
   REQUIRE(r.code == 1);
   const auto doc = nlohmann::json::parse(r.out);
-  REQUIRE(doc["spec"] == "die-hard");
-  REQUIRE(doc["result"] == "violation");
+  REQUIRE(doc["format"] == "statecheck-trace");
+  REQUIRE(doc["version"] == 1);
+  REQUIRE(doc["run"]["spec"] == "die-hard");
+  REQUIRE(doc["run"]["options"]["threads"] == 2);
+  REQUIRE(doc["outcome"] == "violation");
   REQUIRE(doc["stats"]["distinct"] == 14);  // levels 1..7; the search stops at the violating level
   REQUIRE(doc["stats"]["threads"] == 2);
   REQUIRE(doc["violation"]["kind"] == "invariant");
@@ -75,7 +78,10 @@ TEST_CASE("json format: one document with stats and the trace", "[cli]") {
   const Run ok = statecheck("check two-phase --set rms=4 --format json");
   REQUIRE(ok.code == 0);
   const auto okdoc = nlohmann::json::parse(ok.out);
-  REQUIRE(okdoc["constants"]["rms"] == "4");
+  REQUIRE(okdoc["run"]["constants"]["rms"] == "4");
+  REQUIRE(okdoc["outcome"] == "ok");
+  REQUIRE(okdoc["run"]["visited_set"]["hash"] == "XXH3-128");
+  REQUIRE(okdoc["run"]["visited_set"]["fingerprint_bits"] == 72);  // 20 initial home bits + 52 stored
   REQUIRE(okdoc["stats"]["distinct"] == 1568);
   REQUIRE(okdoc["stats"]["generated"] == 8258);
   REQUIRE(okdoc["stats"]["depth"] == 14);

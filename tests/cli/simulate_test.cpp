@@ -38,7 +38,7 @@ TEST_CASE("simulate die-hard: the lowest failing walk of seed 3, its trace as ch
   const Run json = statecheck("simulate die-hard --seed 3 --depth 10 --runs 2000 --format json");
   REQUIRE(json.code == 1);
   const auto doc = nlohmann::json::parse(json.out);
-  REQUIRE(doc["result"] == "violation");
+  REQUIRE(doc["outcome"] == "violation");
   REQUIRE(doc["violation"]["property"] == "NotSolved");
   REQUIRE(doc["violation"]["length"] == 8);
   REQUIRE(doc["violation"]["trace"].size() == 9);

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "command_line.hpp"
+#include "../json_value.hpp"
 #include "statecheck/detail/coverage.hpp"
 #include "statecheck/detail/search.hpp"
 #include "statecheck/detail/state_graph.hpp"
@@ -41,20 +42,6 @@ struct GraphOutput {
   std::size_t transitions = 0;
   std::string problem;  // spec code threw while exploring
 };
-
-nlohmann::json coverage_json(const detail::Coverage& c) {
-  nlohmann::json actions = nlohmann::json::array();
-  for (const detail::CoverageRow& r : c.rows) {
-    if (r.param.empty()) {
-      actions.push_back({{"action", r.action}, {"enabled", r.enabled}, {"new_states", r.new_states},
-                         {"params", nlohmann::json::array()}});
-    } else {
-      actions.back()["params"].push_back(
-          {{"param", r.param}, {"value", r.value}, {"enabled", r.enabled}, {"new_states", r.new_states}});
-    }
-  }
-  return {{"actions", actions}, {"never_enabled", c.never_enabled}};
-}
 
 /// A directory the run may write into: an existing one, or (`may_create`) a
 /// new name in an existing directory. Nothing is created here.
@@ -111,11 +98,11 @@ int run_check(const CheckArgs& a) {
   });
   if (graph) graph_out << graph->dot;
   if (a.spec.format == "json") {
-    nlohmann::json doc = nlohmann::json::parse(to_json(r, s.info));
-    if (coverage) doc["coverage"] = coverage_json(*coverage);
+    nlohmann::ordered_json doc = detail::check_document(r, s.info);
+    if (coverage) doc["coverage"] = detail::coverage_json(*coverage);
     if (graph && graph->problem.empty())
       doc["graph"] = {{"file", a.graph_file}, {"states", graph->states}, {"transitions", graph->transitions}};
-    std::cout << doc.dump(2) << std::endl;
+    std::cout << detail::json_text(doc) << std::endl;
   } else {
     print_text(std::cout, r, s.info, a.spec.quiet);
     if (coverage) detail::print_coverage(std::cout, *coverage);

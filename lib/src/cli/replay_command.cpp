@@ -70,7 +70,7 @@ void print_json(const ReplayArgs& a, const RunInfo& info, const std::vector<std:
                                       {"message", r.message},
                                       {"step", r.step ? nlohmann::ordered_json(*r.step) : nlohmann::ordered_json(nullptr)},
                                       {"trace", detail::trace_json(r.trace)}};
-  std::cout << doc.dump(2) << std::endl;
+  std::cout << detail::json_text(doc) << std::endl;
 }
 
 void print_text(const ReplayArgs& a, const RunInfo& info, const std::vector<std::string>& notes,

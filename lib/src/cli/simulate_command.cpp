@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command_line.hpp"
+#include "../json_value.hpp"
 #include "statecheck/detail/simulate.hpp"
 
 namespace statecheck::cli {
@@ -50,13 +51,13 @@ void print_summary(std::ostream& out, const detail::SimulateOptions& o, const de
 }
 
 std::string simulate_json(const Selected& s, const detail::SimulateOptions& o, const detail::SimulateResult& r) {
-  nlohmann::json doc = nlohmann::json::parse(to_json(as_check_result(s.info.spec, r), s.info));
+  nlohmann::ordered_json doc = detail::check_document(as_check_result(s.info.spec, r), s.info);
   doc.erase("stats");  // a check's statistics; a simulation has its own
   doc["simulation"] = {{"seed", o.seed},         {"runs", o.runs},       {"depth", o.depth},
                        {"walks", r.walks},       {"steps", r.steps},     {"longest_walk", r.longest},
                        {"seconds", r.seconds},   {"threads", r.threads}};
   if (r.failing_walk != 0) doc["simulation"]["failing_walk"] = r.failing_walk;
-  return doc.dump(2);
+  return detail::json_text(doc);
 }
 
 int run_simulate(SimulateArgs a) {
