@@ -16,6 +16,7 @@ elseif(STATECHECK_SANITIZE STREQUAL "fuzzer")
     message(FATAL_ERROR "STATECHECK_SANITIZE=fuzzer needs clang (libFuzzer): configure with CXX=clang++")
   endif()
   add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  add_compile_definitions(FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION)  # libFuzzer's convention: skip checksums
   add_link_options(-fsanitize=address,undefined)
 elseif(NOT STATECHECK_SANITIZE STREQUAL "")
   message(FATAL_ERROR "STATECHECK_SANITIZE must be empty, 'address', 'thread' or 'fuzzer'")

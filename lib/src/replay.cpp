@@ -65,7 +65,7 @@ SavedTrace parse_saved_trace(std::string_view text) {
   ordered_json doc;
   try {
     doc = ordered_json::parse(text.begin(), text.end());
-  } catch (const ordered_json::parse_error& e) {
+  } catch (const ordered_json::exception& e) {  // parse_error, or out_of_range for a number like 1E999999 (fuzzer)
     const std::string what = e.what();  // "[json.exception.parse_error.101] parse error at line 1, ..."
     throw config_error("not JSON: " + what.substr(what.find(']') + 2));
   }

@@ -34,6 +34,7 @@ std::uint64_t invariant_mask(const ModelOps& ops, const std::vector<std::string>
 class ModelView {
  public:
   explicit ModelView(const ModelOps& ops);
+  ModelView(ModelOps&&) = delete;  // it keeps a reference: `ModelView v(m.ops())` would dangle
 
   const ModelOps& ops() const { return ops_; }
   OwnedState blank() const { return OwnedState(ops_.state_size); }
