@@ -128,16 +128,17 @@ void SearchState::restore_checkpoint() {
   const CheckpointData d = parse_checkpoint(file.bytes(), name, log);
   const CheckpointMeta& m = d.meta;
   const auto refuse = [&](const std::string& why) {
-    throw config_error("checkpoint " + name + " " + why + "; it cannot be resumed by this run");
+    throw config_error("checkpoint " + name + " " + why);  // `why` ends with what to do
   };
-  if (m.spec != ops.name) refuse("was written by spec '" + m.spec + "', not '" + ops.name + "'");
+  if (m.spec != ops.name) refuse("was written by spec '" + m.spec + "', not '" + ops.name + "'; resume it with: statecheck check " + m.spec);
   if (m.constants != constants_text(options))
     refuse("was written with constants (" + m.constants + "), not (" + constants_text(options) +
            "); resume with the same --set values");
   if (m.state_size != ops.state_size || m.encoding_size != ops.encoding_size || m.transitions != ops.transitions ||
       m.init_combinations != ops.init_combinations || m.actions != ops.action_names.size() ||
       m.goal_level.size() != ops.goal_names.size())
-    refuse("was written by a build of '" + m.spec + "' with another state layout, actions or goals");
+    refuse("was written by a build of '" + m.spec + "' with another state layout, actions or goals; it cannot be "
+           "resumed by this build: start a new run");
   if (m.invariant_mask != invariant_mask)
     refuse("checks invariants (" + m.invariants + "), this run (" + invariants_text(ops, invariant_mask) +
            "); resume with the same --invariant options");
