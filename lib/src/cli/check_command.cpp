@@ -5,6 +5,7 @@
 
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -124,21 +125,21 @@ Command add_check_command(CLI::App& app, bool single_spec) {
   cmd->add_option("--memory,-m", a->memory,
                   "RAM for the visited set, trace log, frontier and level tables, e.g. 512M or 2G (default: half the RAM)");
   cmd->add_option("--max-depth", a->max_depth, "do not expand states beyond this BFS level")
-      ->check(CLI::Range(1u, 1u << 30));
+      ->check(integer_in(1, 1u << 30));
   cmd->add_option("--progress", a->progress, "seconds between progress lines on stderr (0: none; default 10)")
-      ->check(CLI::Range(0.0, 86400.0));
+      ->check(number_in(0, 86400));
   cmd->add_flag("--exact", a->exact, "store full states instead of fingerprints (for validation)");
   cmd->add_option("--self-check", a->self_check,
                   "check determinism, canonical encoding and pure properties on the first N states (0: off; default 1000)")
-      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40));
+      ->check(integer_in(0, std::uint64_t{1} << 40));
   cmd->add_flag("--coverage", a->coverage, "per action and parameter value: times enabled, new states, never enabled");
   cmd->add_option("--dump-graph", a->graph_file, "write the whole reachable graph of a small spec as Graphviz DOT");
   cmd->add_option("--graph-limit", a->graph_limit, "the most states --dump-graph accepts (default 2000)")
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 24));
+      ->check(integer_in(1, std::uint64_t{1} << 24));
   cmd->add_option("--workdir", a->workdir, "directory where the trace log spills when it outgrows --memory");
   cmd->add_option("--checkpoint", a->checkpoint, "on Ctrl-C (and with --checkpoint-every) save the search here");
   cmd->add_option("--checkpoint-every", a->checkpoint_every, "also save a checkpoint every this many minutes")
-      ->check(CLI::PositiveNumber);
+      ->check(number_in(0, std::numeric_limits<double>::infinity(), true));
   cmd->add_option("--resume", a->resume, "continue the search saved in this --checkpoint directory");
   return {cmd, [a] { return run_check(*a); }};
 }

@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 
 #include "command_line.hpp"
@@ -13,6 +14,71 @@
 namespace statecheck {
 
 namespace {
+
+/// A required positional that was not given, and where to get one.
+std::string missing_positional(const std::string& command, const std::string& positional, const std::string& program) {
+  if (positional == "spec")
+    return "'" + command + "' needs a spec name; give one ('" + program + " list' shows the available specs)";
+  if (positional == "trace")
+    return "'" + command + "' needs the trace file; give the path of a file written by '" + program +
+           " check NAME --format json'";
+  return "'" + command + "' needs " + positional + "; give it (run '" + program + " " + command + " --help' for its usage)";
+}
+
+/// The kind of a CLI11 error (its get_name() is not always the kind).
+template <class Kind>
+bool is(const CLI::ParseError& e) {
+  return dynamic_cast<const Kind*>(&e) != nullptr;
+}
+
+/// CLI11's parse errors rephrased as one line: the flag or argument at fault,
+/// then what to do. `command` is the subcommand being parsed (null: none).
+std::string usage_message(const CLI::ParseError& e, const CLI::App& app, const CLI::App* command,
+                          const std::string& program) {
+  const std::string what = e.what();
+  const std::string help = "run '" + program + (command ? " " + command->get_name() : "") + " --help'";
+  const std::size_t colon = what.find(": ");
+  if (is<CLI::ValidationError>(e) && colon != std::string::npos)  // "--flag: " + a validator's message
+    return what.substr(0, colon) + " " + what.substr(colon + 2);
+  const bool missing = what.size() > 8 && what.compare(what.size() - 8, 8, " missing") == 0;
+  if (is<CLI::ArgumentMismatch>(e) && colon != std::string::npos && missing)
+    return what.substr(0, colon) + " needs a value; give one after it (" + help + " for what it takes)";
+  if (is<CLI::ArgumentMismatch>(e) && what.find(": At Most 1 ") != std::string::npos)
+    return what.substr(0, colon) + " is given more than once; give it once";
+  const std::string unconverted = "Could not convert: ";  // a flag given a value: --flag=value
+  const std::size_t equals = what.find(" = ");
+  if (is<CLI::ConversionError>(e) && what.rfind(unconverted, 0) == 0 && equals != std::string::npos) {
+    const std::string flag = what.substr(unconverted.size(), equals - unconverted.size());
+    return flag + " is a flag and takes no value, not '" + what.substr(equals + 3) + "'; give " + flag + " alone";
+  }
+  const std::vector<std::string> extras = app.remaining(true);  // in the order given
+  if (is<CLI::ExtrasError>(e) && command != nullptr && !extras.empty()) {
+    const std::string& extra = extras.front();
+    if (extra.size() > 1 && extra[0] == '-')  // named without the =value of --option=value
+      return "unknown option '" + extra.substr(0, extra.find('=')) + "' for '" + command->get_name() + "'; " + help +
+             " for its options";
+    return "unexpected argument '" + extra + "' for '" + command->get_name() + "'; remove it (" + help + " for its usage)";
+  }
+  if (is<CLI::RequiredError>(e) && command != nullptr)
+    for (const CLI::Option* o : command->get_options())
+      if (o->get_required() && o->count() == 0) return missing_positional(command->get_name(), o->get_name(), program);
+  return what + "; run with --help for usage";
+}
+
+/// Refuses a first argument that is neither a subcommand nor --help, naming it
+/// (CLI11 would only say that a subcommand is required).
+void require_subcommand(const std::vector<char*>& args, const std::vector<cli::Command>& commands) {
+  const std::string first = args.size() > 1 ? args[1] : "";
+  std::string names;
+  for (const cli::Command& c : commands) {
+    if (c.app->get_name() == first) return;
+    names += (names.empty() ? "" : ", ") + c.app->get_name();
+  }
+  if (first == "--help" || first == "-h") return;
+  if (first.empty()) throw config_error("give a subcommand: " + names + " (run with --help for usage)");
+  if (first[0] == '-') throw config_error("unknown option '" + first + "' before the subcommand; give a subcommand first: " + names);
+  throw config_error("unknown subcommand '" + first + "'; use one of: " + names);
+}
 
 int run_cli(int argc, char** argv) {
   spdlog::set_default_logger(spdlog::stderr_color_mt("statecheck"));
@@ -34,6 +100,7 @@ int run_cli(int argc, char** argv) {
       cli::add_replay_command(app, single),
       cli::add_simulate_command(app, single),
   };
+  require_subcommand(args, commands);
   try {
     app.parse(static_cast<int>(args.size()), args.data());
   } catch (const CLI::CallForHelp& e) {
@@ -41,7 +108,11 @@ int run_cli(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "statecheck: error: " << e.what() << "; run with --help for usage\n";
+    const CLI::App* command = nullptr;
+    for (const cli::Command& c : commands)
+      if (c.app->parsed()) command = c.app;
+    const std::string program = std::filesystem::path(argv[0]).filename().string();
+    std::cerr << "statecheck: error: " << usage_message(e, app, command, program) << "\n";
     return exit_usage;
   }
   for (const cli::Command& c : commands)

@@ -1,7 +1,10 @@
 // Shared command-line pieces; see command_line.hpp.
 #include "command_line.hpp"
 
+#include <charconv>
+#include <cmath>
 #include <csignal>
+#include <cstdio>
 
 namespace statecheck::cli {
 
@@ -63,15 +66,71 @@ std::vector<int> constant_values(const SpecEntry& e, const std::vector<std::pair
   return values;
 }
 
+CLI::Validator integer_in(std::uint64_t low, std::uint64_t high) {
+  const std::string range = std::to_string(low) + ".." + std::to_string(high);
+  auto check = [low, high, range](std::string& text) -> std::string {
+    std::uint64_t value = 0;
+    const char* end = text.data() + text.size();
+    const auto [stop, ec] = std::from_chars(text.data(), end, value);
+    const bool digits = !text.empty() && text.front() != '-' && stop == end;
+    if (!digits || (ec != std::errc{} && ec != std::errc::result_out_of_range))
+      return "takes an integer in " + range + ", not '" + text + "'";
+    if (ec == std::errc::result_out_of_range || value < low || value > high)
+      return text + " is out of range; use a value in " + range;
+    return {};
+  };
+  return {check, range};
+}
+
+namespace {
+
+std::string number_text(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", x);
+  return buf;
+}
+
+}  // namespace
+
+CLI::Validator number_in(double low, double high, bool low_excluded) {
+  const std::string bounds = low_excluded ? "above " + number_text(low) + (std::isinf(high) ? "" : " up to " + number_text(high))
+                                          : number_text(low) + ".." + number_text(high);
+  const std::string range = low_excluded ? bounds : "in " + bounds;
+  auto check = [=](std::string& text) -> std::string {
+    double value = 0;
+    const char* end = text.data() + text.size();
+    const auto [stop, ec] = std::from_chars(text.data(), end, value);
+    if (text.empty() || stop != end || ec != std::errc{}) return "takes a number " + range + ", not '" + text + "'";
+    if (!(value >= low && value <= high) || (low_excluded && value == low))
+      return text + " is out of range; use a number " + range;
+    return {};
+  };
+  return {check, bounds};
+}
+
+CLI::Validator one_of(std::vector<std::string> words) {
+  std::string listed, braced;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    listed += (i == 0 ? "" : i + 1 == words.size() ? " or " : ", ") + words[i];
+    braced += (i == 0 ? "{" : ",") + words[i];
+  }
+  auto check = [words, listed](std::string& text) -> std::string {
+    for (const std::string& w : words)
+      if (text == w) return {};
+    return "takes " + listed + ", not '" + text + "'";
+  };
+  return {check, braced + "}"};
+}
+
 void add_spec_options(CLI::App& cmd, SpecArgs& a, bool single_spec) {
   auto* spec = cmd.add_option("spec", a.spec, "spec name (see 'list')");
   if (single_spec) a.spec = registry().entries().front().name;
   else spec->required();
   cmd.add_option("--set,-s", a.sets, "set a spec constant: name=value (repeatable)");
   cmd.add_option("--invariant,-i", a.invariants, "check only this invariant (repeatable)");
-  cmd.add_option("--threads,-t", a.threads, "worker threads (default: all cores)")->check(CLI::Range(1u, 4096u));
+  cmd.add_option("--threads,-t", a.threads, "worker threads (default: all cores)")->check(integer_in(1, 4096));
   cmd.add_flag("--no-deadlock", a.no_deadlock, "do not report states without successors");
-  cmd.add_option("--format,-f", a.format, "output format: text or json")->check(CLI::IsMember({"text", "json"}));
+  cmd.add_option("--format,-f", a.format, "output format: text or json")->check(one_of({"text", "json"}));
   cmd.add_flag("--quiet,-q", a.quiet, "only the verdict and the trace");
 }
 

@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <utility>
@@ -42,6 +43,15 @@ struct SpecArgs {
 /// Adds NAME (required unless the binary has one spec), --set, --invariant,
 /// --threads, --no-deadlock, --format and --quiet.
 void add_spec_options(CLI::App& cmd, SpecArgs& a, bool single_spec);
+
+/// Validators whose messages read as one sentence after the flag's name (the
+/// parse-error handler in cli.cpp joins them): what is wrong, what to give.
+/// An integer written in digits only (no sign) in low..high.
+CLI::Validator integer_in(std::uint64_t low, std::uint64_t high);
+/// A number in low..high; above `low` only when `low_excluded`.
+CLI::Validator number_in(double low, double high, bool low_excluded = false);
+/// One of `words`.
+CLI::Validator one_of(std::vector<std::string> words);
 
 /// The spec a command works on, with its constant values and the run record.
 struct Selected {

@@ -99,6 +99,7 @@ void print_text(const ReplayArgs& a, const RunInfo& info, const std::vector<std:
 }
 
 int run_replay(const ReplayArgs& a) {
+  const SpecEntry& entry = find_spec(a.spec);  // the first argument is reported first
   const std::string text = read_text(a.path);
   detail::SavedTrace saved;
   try {
@@ -106,8 +107,9 @@ int run_replay(const ReplayArgs& a) {
   } catch (const config_error& e) {
     throw config_error(a.path + ": " + e.what());
   }
-  const SpecEntry& entry = find_spec(a.spec);
-  if (saved.spec != entry.name) throw config_error(a.path + " is a trace of spec '" + saved.spec + "', not '" + entry.name + "'");
+  if (saved.spec != entry.name)
+    throw config_error(a.path + " is a trace of spec '" + saved.spec + "', not '" + entry.name +
+                       "'; replay it with 'statecheck replay " + saved.spec + " " + a.path + "'");
   std::vector<std::pair<std::string, std::string>> shown;
   try {
     constant_values(entry, saved.constants, shown);
@@ -143,7 +145,7 @@ Command add_replay_command(CLI::App& app, bool single_spec) {
   else cmd->add_option("spec", a->spec, "spec name (see 'list')")->required();
   cmd->add_option("trace", a->path, "the saved trace (JSON)")->required();
   cmd->add_option("--set,-s", a->sets, "override a recorded constant: name=value (repeatable)");
-  cmd->add_option("--format,-f", a->format, "output format: text or json")->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--format,-f", a->format, "output format: text or json")->check(one_of({"text", "json"}));
   cmd->add_flag("--quiet,-q", a->quiet, "only the verdict, without the trace");
   return {cmd, [a] { return run_replay(*a); }};
 }

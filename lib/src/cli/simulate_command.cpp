@@ -2,6 +2,7 @@
 // state spaces too big to exhaust; see detail/simulate.hpp.
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -87,11 +88,12 @@ Command add_simulate_command(CLI::App& app, bool single_spec) {
   CLI::App* cmd = app.add_subcommand("simulate", "random walks that check the invariants on every state they visit");
   auto a = std::make_shared<SimulateArgs>();
   add_spec_options(*cmd, a->spec, single_spec);
-  cmd->add_option("--seed", a->options.seed, "seed of the walks: the same seed gives the same walks (default 1)");
+  cmd->add_option("--seed", a->options.seed, "seed of the walks: the same seed gives the same walks (default 1)")
+      ->check(integer_in(0, std::numeric_limits<std::uint64_t>::max()));
   cmd->add_option("--depth,-d", a->options.depth, "the most steps a walk takes (default 100)")
-      ->check(CLI::Range(1u, 1u << 30));
+      ->check(integer_in(1, 1u << 30));
   cmd->add_option("--runs,-n", a->options.runs, "number of walks (default 1000)")
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 48));
+      ->check(integer_in(1, std::uint64_t{1} << 48));
   return {cmd, [a] { return run_simulate(*a); }};
 }
 
