@@ -24,37 +24,7 @@ TEST_CASE("exit codes: 0 holds, 1 violated", "[cli]") {
   REQUIRE_THAT(r.out, Catch::Contains("  6: BigToSmall\n       big = 4\n       small = 3\n"));
 }
 
-TEST_CASE("usage errors: one line naming the problem and the fix, exit 2", "[cli]") {
-  struct Case {
-    const char* args;
-    const char* message;
-  };
-  const Case cases[] = {
-      {"check no-such-spec", "unknown spec 'no-such-spec'; 'statecheck list' shows the available specs"},
-      {"check two-phase --bogus", "--bogus"},
-      {"check two-phase --set rms=11", "constant rms=11 is out of range; use a value in 1..10"},
-      {"check two-phase --set rms=three", "constant rms takes an integer in 1..10, not 'three'"},
-      {"check two-phase --set nodes=3", "unknown constant 'nodes' for spec 'two-phase'; use one of: rms"},
-      {"check two-phase --set rms", "--set takes name=value (e.g. --set rms=4), not 'rms'"},
-      {"check two-phase --memory lots", "--memory takes a size such as 512M or 2G, not 'lots'"},
-      {"check two-phase --memory 1K", "--memory 1K is too small; give at least 16M"},
-      {"check two-phase --invariant Nope", "unknown invariant 'Nope' for spec 'two-phase'; use one of: TCConsistent"},
-      {"check two-phase --format xml", "--format"},
-      {"check two-phase --threads 0", "--threads"},
-      {"check", "spec"},
-      {"check two-phase --checkpoint-every 1", "--checkpoint-every needs --checkpoint DIR to say where the checkpoints go"},
-      {"check two-phase --workdir /no/such/dir", "--workdir /no/such/dir does not exist; create it first"},
-      {"check two-phase --checkpoint /no/such/dir", "--checkpoint /no/such/dir does not exist; create it first"},
-      {"check two-phase --resume /no/such/dir", "no checkpoint to resume in /no/such/dir"},
-  };
-  for (const Case& c : cases) {
-    INFO(c.args);
-    const Run r = statecheck(c.args);
-    REQUIRE(r.code == 2);
-    REQUIRE(lines(r.out) == 1);
-    REQUIRE_THAT(r.out, Catch::StartsWith("statecheck: error: ") && Catch::Contains(c.message));
-  }
-}
+// Usage errors (exit 2, one line): tests/cli/bad_input_test.cpp covers every flag.
 
 TEST_CASE("json format: one document with stats and the trace", "[cli]") {
   const Run r = statecheck("check die-hard --format json --threads 2");
