@@ -117,9 +117,9 @@ def match_transcript(expected, actual):
     """None when `actual` matches `expected`, else (expected index, actual index) of the mismatch."""
     exp = [normalize(l) for l in expected]
     act = [normalize(l) for l in actual]
-    seen, todo, furthest = set(), [(0, 0)], (0, 0)
-    while todo:
-        i, j = todo.pop()
+    seen, pending, furthest = set(), [(0, 0)], (0, 0)
+    while pending:
+        i, j = pending.pop()
         if (i, j) in seen:
             continue
         seen.add((i, j))
@@ -130,11 +130,11 @@ def match_transcript(expected, actual):
                 return None
             continue
         if exp[i].strip() == "...":
-            todo.append((i + 1, j))
+            pending.append((i + 1, j))
             if j < len(act):
-                todo.append((i, j + 1))
+                pending.append((i, j + 1))
         elif j < len(act) and exp[i] == act[j]:
-            todo.append((i + 1, j + 1))
+            pending.append((i + 1, j + 1))
     return furthest
 
 

@@ -32,6 +32,15 @@ auto step_to(int limit) {
   return action("Inc", [limit](const Counter& s) { return s.x < limit; }, [](Counter& s) { ++s.x; });
 }
 
+/// Jump writes a call counter into the state: the same state, another successor.
+auto hidden_counter(std::shared_ptr<int> calls) {
+  return statecheck::spec<Counter>(
+      "hidden-counter", init([](Counter&) {}),
+      actions(step_to(3), action("Jump", [](const Counter& s) { return s.x == 1; },
+                                 [calls](Counter& s) { s.ghost = ++*calls % 2; })),
+      statecheck::allow_deadlock);
+}
+
 statecheck::CheckResult run(const auto& spec, unsigned threads = 1) {
   statecheck::CheckOptions o = test::options(threads);
   return statecheck::check(spec, o);
@@ -41,11 +50,7 @@ statecheck::CheckResult run(const auto& spec, unsigned threads = 1) {
 
 TEST_CASE("self-check: an effect that depends on hidden mutable data is not deterministic", "[self-check]") {
   auto calls = std::make_shared<int>(0);
-  const auto spec = statecheck::spec<Counter>(
-      "hidden-counter", init([](Counter&) {}),
-      actions(step_to(3), action("Jump", [](const Counter& s) { return s.x == 1; },
-                                 [calls](Counter& s) { s.ghost = ++*calls % 2; })),
-      statecheck::allow_deadlock);
+  const auto spec = hidden_counter(calls);
   for (unsigned threads : {1u, 4u}) {
     *calls = 0;
     const statecheck::CheckResult r = run(spec, threads);
@@ -98,11 +103,7 @@ TEST_CASE("self-check: sound specs pass, on at most the states asked for", "[sel
 
 TEST_CASE("self-check: off, a non-deterministic spec is only caught if a trace replays through it", "[self-check]") {
   auto calls = std::make_shared<int>(0);
-  const auto spec = statecheck::spec<Counter>(
-      "hidden-counter", init([](Counter&) {}),
-      actions(step_to(3), action("Jump", [](const Counter& s) { return s.x == 1; },
-                                 [calls](Counter& s) { s.ghost = ++*calls % 2; })),
-      statecheck::allow_deadlock);
+  const auto spec = hidden_counter(calls);
   statecheck::CheckOptions o = test::options(1);
   o.self_check_states = 0;
   const statecheck::CheckResult r = statecheck::check(spec, o);
