@@ -1,9 +1,8 @@
 // Fuzz target: the checkpoint reader (--resume). Any bytes are either refused
 // with config_error or parsed into a checkpoint whose trace log can be walked
 // from every state of its last level without reading out of bounds (a damaged
-// log may throw std::runtime_error, never crash). The fuzz build defines
-// FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION, which skips the section checksums
-// so that mutations reach the parsing behind them.
+// log may throw std::runtime_error, never crash). The section checksums are
+// skipped so that mutations reach the parsing behind them.
 #include <cstdint>
 #include <cstdlib>
 #include <span>
@@ -16,7 +15,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   statecheck::detail::TraceLog log;
   try {
     const auto parsed = statecheck::detail::parse_checkpoint(
-        std::span<const std::byte>(reinterpret_cast<const std::byte*>(data), size), "fuzz", log);
+        std::span<const std::byte>(reinterpret_cast<const std::byte*>(data), size), "fuzz", log,
+        statecheck::detail::Checksums::skip);
     if (parsed.meta.level != log.levels()) std::abort();  // the reader promises a consistent log
     const std::uint32_t last = log.levels();
     const std::uint64_t states = last == 0 ? 0 : log.level_size(last);

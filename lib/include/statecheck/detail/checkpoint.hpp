@@ -80,7 +80,11 @@ void write_checkpoint(const std::string& dir, const CheckpointMeta& meta, const 
 /// Parses a checkpoint image; its trace levels are appended to `log` (empty).
 /// Throws config_error ("checkpoint NAME is truncated/corrupt (...); it cannot
 /// be resumed") for anything but a well-formed, self-consistent checkpoint.
-CheckpointData parse_checkpoint(std::span<const std::byte> bytes, const std::string& name, TraceLog& log);
+/// `Checksums::skip` is for the fuzzer only, so that its mutations reach the
+/// parsing behind the checksums; every other reader verifies them.
+enum class Checksums { verify, skip };
+CheckpointData parse_checkpoint(std::span<const std::byte> bytes, const std::string& name, TraceLog& log,
+                                Checksums checksums = Checksums::verify);
 
 /// A checkpoint file mapped read-only; config_error when it cannot be opened.
 class MappedCheckpoint {
