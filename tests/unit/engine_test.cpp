@@ -94,7 +94,10 @@ TEST_CASE("fingerprints: equal states hash equally whatever their padding holds"
   REQUIRE(Model::fingerprint(x, ex.data()) == Model::fingerprint(y, ey.data()));
   y.acks.erase(2);
   REQUIRE_FALSE(Model::fingerprint(x, ex.data()) == Model::fingerprint(y, ey.data()));
-  STATIC_REQUIRE(statecheck::detail::model<decltype(examples_raw_spec())>::raw);
+  const auto raw_spec = examples_raw_spec();
+  const statecheck::detail::model<decltype(raw_spec)> raw_model(raw_spec);
+  STATIC_REQUIRE(decltype(raw_model)::raw);
+  REQUIRE(raw_model.ops().encoding_size == 0);  // hashed from the raw bytes, no separate encoding
 }
 
 TEST_CASE("values print by name and flatten by path", "[encode]") {
