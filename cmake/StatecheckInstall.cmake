@@ -8,7 +8,11 @@ include(CMakePackageConfigHelpers)
 
 set(STATECHECK_CMAKE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/statecheck")
 
-install(DIRECTORY "${PROJECT_SOURCE_DIR}/lib/include/statecheck" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
+# The headers, with the generated version.hpp in place of its template.
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/lib/include/statecheck" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
+        PATTERN "*.in" EXCLUDE)
+install(FILES "${PROJECT_BINARY_DIR}/lib/include/statecheck/version.hpp"
+        DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/statecheck")
 install(TARGETS statecheck statecheck_main EXPORT statecheckTargets
         ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}")
 if(STATECHECK_BUILD_CHECKER)

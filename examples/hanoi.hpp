@@ -25,8 +25,8 @@ inline const auto config = statecheck::constants<Config>(
 
 /// The smallest disk on peg p, or -1 when p is empty.
 inline int top(const State& s, int p) {
-  for (std::size_t d = 0; d < s.peg.size(); ++d)
-    if (s.peg[d] == p) return static_cast<int>(d);
+  for (int d = 0; d < s.peg.size(); ++d)
+    if (s.peg[d] == p) return d;
   return -1;
 }
 

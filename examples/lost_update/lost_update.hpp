@@ -74,7 +74,7 @@ inline auto make_spec(const Config& cfg) {
         return s.counter == finished(s);  // every finished client's increment is in the counter
       })),
       statecheck::reachable(statecheck::goal("AllDone", [](const State& s) {
-        return finished(s) == static_cast<int>(s.clients.size());
+        return finished(s) == s.clients.size();
       })),
       statecheck::allow_deadlock);  // when every client is done nothing is enabled: the expected end
 }

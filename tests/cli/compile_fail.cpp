@@ -25,4 +25,69 @@ auto s = statecheck::spec<State>(
     "x", statecheck::init([](State&) {}),
     statecheck::actions(statecheck::action("A", statecheck::param("i", 0, 1), [](const State&) { return true; },
                                            [](State&, int) {})));
+#elif defined(CASE_effect_by_value)
+// The effect's changes land on a copy: every successor would equal its parent.
+struct State {
+  BOOST_HANA_DEFINE_STRUCT(State, (int, n));
+  friend bool operator==(const State&, const State&) = default;
+};
+auto s = statecheck::spec<State>(
+    "x", statecheck::init([](State&) {}),
+    statecheck::actions(statecheck::action("A", statecheck::param("i", 0, 1), [](const State&, int) { return true; },
+                                           [](State st, int i) { st.n = i; })));
+#elif defined(CASE_effect_const_returns_state)
+// A functional-style effect: returns the new state, which would be dropped.
+struct State {
+  BOOST_HANA_DEFINE_STRUCT(State, (int, n));
+  friend bool operator==(const State&, const State&) = default;
+};
+auto s = statecheck::spec<State>("x", statecheck::init([](State&) {}),
+                                 statecheck::actions(statecheck::action("A", [](const State& st) {
+                                   State next = st;
+                                   next.n = 1;
+                                   return next;
+                                 })));
+#elif defined(CASE_effect_returns_value)
+// An effect that returns bool as if it were a guard: the value would be dropped.
+struct State {
+  BOOST_HANA_DEFINE_STRUCT(State, (int, n));
+  friend bool operator==(const State&, const State&) = default;
+};
+auto s = statecheck::spec<State>("x", statecheck::init([](State&) {}),
+                                 statecheck::actions(statecheck::action("A", [](State& st) {
+                                   if (st.n > 3) return false;
+                                   ++st.n;
+                                   return true;
+                                 })));
+#elif defined(CASE_mutable_guard)
+struct State {
+  BOOST_HANA_DEFINE_STRUCT(State, (int, n));
+  friend bool operator==(const State&, const State&) = default;
+};
+auto s = statecheck::spec<State>(
+    "x", statecheck::init([](State&) {}),
+    statecheck::actions(statecheck::action("A", [](State& st) { return ++st.n < 3; }, [](State&) {})));
+#elif defined(CASE_init_by_value)
+struct State {
+  BOOST_HANA_DEFINE_STRUCT(State, (int, n));
+  friend bool operator==(const State&, const State&) = default;
+};
+auto s = statecheck::spec<State>("x", statecheck::init([](State st) { st.n = 5; }),
+                                 statecheck::actions(statecheck::action("A", [](State&) {})));
+#elif defined(CASE_mixed_ids)
+// A datanode id where an SCM id belongs.
+struct Scm {
+  static constexpr std::string_view prefix = "s";
+};
+struct Dn {
+  static constexpr std::string_view prefix = "d";
+};
+struct State {
+  BOOST_HANA_DEFINE_STRUCT(State, (statecheck::id_set<3, Scm>, acks));
+  friend bool operator==(const State&, const State&) = default;
+};
+auto s = statecheck::spec<State>(
+    "x", statecheck::init([](State&) {}),
+    statecheck::actions(statecheck::action("Ack", statecheck::ids<Dn>("d", 3),
+                                           [](State& st, statecheck::id<Dn> d) { st.acks.insert(d); })));
 #endif

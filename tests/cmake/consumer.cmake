@@ -74,6 +74,7 @@ if(STEP STREQUAL "install")
   endif()
   set(package "${PREFIX}/${LIBDIR}/cmake/statecheck")
   foreach(file include/statecheck/statecheck.hpp include/statecheck/detail/model_ops.hpp
+               include/statecheck/version.hpp include/statecheck/ids.hpp include/statecheck/bounded_set.hpp
                ${LIBDIR}/libstatecheck.a ${LIBDIR}/libstatecheck_main.a bin/statecheck
                ${LIBDIR}/cmake/statecheck/statecheckConfig.cmake
                ${LIBDIR}/cmake/statecheck/statecheckConfigVersion.cmake
@@ -83,6 +84,9 @@ if(STEP STREQUAL "install")
       message(FATAL_ERROR "the install lacks ${file}")
     endif()
   endforeach()
+  if(EXISTS "${PREFIX}/include/statecheck/version.hpp.in")
+    message(FATAL_ERROR "the install holds the template version.hpp.in; install the generated version.hpp only")
+  endif()
   # The export names only installed paths and public targets.
   file(READ "${package}/statecheckTargets.cmake" targets)
   foreach(leak statecheck_warnings "${SOURCE_DIR}" "${BINARY_DIR}")

@@ -1,10 +1,14 @@
 // statecheck/containers.hpp - fixed-capacity containers for compact states.
 //
-// States are copied for every successor, so they hold no heap memory. These two
-// containers cover what std::vector and std::set would otherwise do in a spec:
-//   bounded_vec<T, Cap>  a sequence (log, FIFO, multiset kept sorted) of at most Cap items
-//   id_set<N>            a set of small ids 0..N-1 (members, acks, replicas)
-// Both keep unused storage zeroed, so equal values have equal bytes.
+// States are copied for every successor, so they hold no heap memory. These
+// containers cover what std::vector, std::set and std::map would otherwise do in a spec:
+//   bounded_vec<T, Cap>       a sequence (log, FIFO, multiset kept sorted) of at most Cap items
+//   id_set<N>, id_set<N, Tag> a set of small ids 0..N-1 (members, acks, replicas); with a
+//                             tag (statecheck/ids.hpp) its members are named ids (s1, s2)
+//   bounded_set<T, Cap>       a set of any state values, records included (bounded_set.hpp)
+//   bounded_map<K, V, Cap>    a finite map (bounded_set.hpp)
+// All keep unused storage zeroed, so equal values have equal bytes. Sizes are
+// int, like parameters, and any integer or named id indexes a bounded_vec.
 #pragma once
 
 #include <algorithm>
@@ -15,6 +19,9 @@
 #include <initializer_list>
 #include <stdexcept>
 #include <type_traits>
+
+#include "statecheck/bounded_set.hpp"
+#include "statecheck/ids.hpp"
 
 namespace statecheck {
 
@@ -33,19 +40,25 @@ class bounded_vec {
     for (const T& item : items) push_back(item);
   }
 
-  static constexpr std::size_t capacity() { return Cap; }
-  constexpr std::size_t size() const { return size_; }
+  static constexpr int capacity() { return static_cast<int>(Cap); }
+  constexpr int size() const { return size_; }
   constexpr bool empty() const { return size_ == 0; }
   constexpr bool full() const { return size_ == Cap; }
 
+  /// Unchecked element access by size_t or a named id (at() checks).
   constexpr T& operator[](std::size_t i) { return items_[i]; }
   constexpr const T& operator[](std::size_t i) const { return items_[i]; }
+  /// Any other integer indexes without a cast (int parameters, loop counters).
+  template <std::integral I>
+  constexpr T& operator[](I i) { return items_[static_cast<std::size_t>(i)]; }
+  template <std::integral I>
+  constexpr const T& operator[](I i) const { return items_[static_cast<std::size_t>(i)]; }
   constexpr T& at(std::size_t i) { return items_[check_index(i)]; }
   constexpr const T& at(std::size_t i) const { return items_[check_index(i)]; }
   constexpr T& front() { return at(0); }
   constexpr const T& front() const { return at(0); }
-  constexpr T& back() { return at(size_ - 1); }
-  constexpr const T& back() const { return at(size_ - 1); }
+  constexpr T& back() { return at(size_ - 1u); }
+  constexpr const T& back() const { return at(size_ - 1u); }
 
   constexpr T* begin() { return items_.data(); }
   constexpr T* end() { return items_.data() + size_; }
@@ -66,6 +79,11 @@ class bounded_vec {
     for (std::size_t k = i; k + 1 < size_; ++k) items_[k] = items_[k + 1];
     items_[--size_] = T{};
   }
+  template <std::integral I>
+  constexpr void erase(I i) {
+    if (i < 0) throw std::out_of_range("statecheck::bounded_vec: index out of range");
+    erase(static_cast<std::size_t>(i));
+  }
   constexpr void pop_front() { erase(0); }
   constexpr void clear() {
     items_ = {};
@@ -74,7 +92,7 @@ class bounded_vec {
   /// Inserts keeping ascending order: a canonical multiset (needs operator<).
   constexpr void insert_sorted(const T& item) {
     push_back(item);
-    std::size_t i = size_ - 1;
+    std::size_t i = size_ - 1u;
     while (i > 0 && item < items_[i - 1]) {
       items_[i] = items_[i - 1];
       --i;
@@ -98,8 +116,9 @@ class bounded_vec {
   std::uint8_t size_ = 0;
 };
 
-/// A set of ids 0..N-1 (N <= 64) stored as a bit mask; prints as {0, 2}.
-template <std::size_t N>
+/// A set of ids 0..N-1 (N <= 64) stored as a bit mask; prints as {0, 2}, or
+/// with a tag (`id_set<5, Scm>`) holds named ids and prints as {s1, s3}.
+template <std::size_t N, class Tag = void>
 class id_set {
   static_assert(N > 0 && N <= 64, "statecheck::id_set: N must be 1..64");
   using word = std::conditional_t<(N <= 8), std::uint8_t,
@@ -107,19 +126,27 @@ class id_set {
                std::conditional_t<(N <= 32), std::uint32_t, std::uint64_t>>>;
 
  public:
+  /// The member type: int, or id<Tag> for a tagged set.
+  using element = std::conditional_t<std::is_void_v<Tag>, int, id<Tag>>;
   constexpr id_set() = default;
-  constexpr id_set(std::initializer_list<int> ids) {
-    for (int id : ids) insert(id);
+  constexpr id_set(std::initializer_list<element> ids) {
+    for (element id : ids) insert(id);
   }
-  static constexpr std::size_t universe() { return N; }
+  static constexpr int universe() { return static_cast<int>(N); }
 
-  constexpr bool contains(int id) const { return (bits_ >> check(id)) & 1u; }
-  constexpr void insert(int id) { bits_ = static_cast<word>(bits_ | bit(id)); }
-  constexpr void erase(int id) { bits_ = static_cast<word>(bits_ & ~bit(id)); }
+  constexpr bool contains(element id) const { return (bits_ >> check(id)) & 1u; }
+  constexpr void insert(element id) { bits_ = static_cast<word>(bits_ | bit(id)); }
+  constexpr void erase(element id) { bits_ = static_cast<word>(bits_ & ~bit(id)); }
   constexpr void clear() { bits_ = 0; }
   constexpr int size() const { return std::popcount(bits_); }
   constexpr bool empty() const { return bits_ == 0; }
   constexpr std::uint64_t mask() const { return bits_; }
+  /// Calls f(member) for every member, in ascending order.
+  template <class F>
+  constexpr void for_each(F&& f) const {
+    for (int i = 0; i < static_cast<int>(N); ++i)
+      if ((bits_ >> i) & 1u) f(element(i));
+  }
 
   constexpr bool subset_of(id_set other) const { return (bits_ & ~other.bits_) == 0; }
   friend constexpr id_set operator|(id_set a, id_set b) { return from_bits(a.bits_ | b.bits_); }
@@ -134,11 +161,14 @@ class id_set {
     s.bits_ = static_cast<word>(bits);
     return s;
   }
-  static constexpr int check(int id) {
+  static constexpr int check(element e) {
+    int id = 0;
+    if constexpr (std::is_void_v<Tag>) id = e;
+    else id = e.index();
     if (id < 0 || id >= static_cast<int>(N)) throw std::out_of_range("statecheck::id_set: id out of range");
     return id;
   }
-  static constexpr word bit(int id) { return static_cast<word>(word{1} << check(id)); }
+  static constexpr word bit(element id) { return static_cast<word>(word{1} << check(id)); }
   word bits_ = 0;
 };
 

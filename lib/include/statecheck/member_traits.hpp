@@ -90,37 +90,94 @@ struct member_traits<std::array<T, N>> {
   }
 };
 
+namespace detail {
+/// Writes the items, then zeroes for the unused slots up to `cap`, whatever they hold.
+template <class T, class Items>
+inline void encode_items(const Items& items, std::size_t cap, std::byte*& out) {
+  std::size_t written = 0;
+  for (const auto& item : items) {
+    member_traits<T>::encode(item, out);
+    ++written;
+  }
+  std::memset(out, 0, (cap - written) * member_traits<T>::size);
+  out += (cap - written) * member_traits<T>::size;
+}
+template <class Items>
+inline Value items_value(const Items& items, Value::Kind kind) {
+  Value v = Value::list(kind);
+  for (const auto& item : items) v.items.push_back(member_traits<std::remove_cvref_t<decltype(item)>>::to_value(item));
+  return v;
+}
+}  // namespace detail
+
 template <class T, std::size_t Cap>
 struct member_traits<bounded_vec<T, Cap>> {
   static constexpr bool supported = state_member<T>;
   static constexpr std::size_t size = 1 + Cap * member_traits<T>::size;
   static void encode(const bounded_vec<T, Cap>& s, std::byte*& out) {
     *out++ = static_cast<std::byte>(s.size());
-    for (std::size_t i = 0; i < Cap; ++i) {
-      if (i < s.size()) {
-        member_traits<T>::encode(s[i], out);
-      } else {  // unused slots encode as zero whatever they hold
-        std::memset(out, 0, member_traits<T>::size);
-        out += member_traits<T>::size;
-      }
-    }
+    detail::encode_items<T>(s, Cap, out);
   }
-  static Value to_value(const bounded_vec<T, Cap>& s) {
-    Value v = Value::list(Value::Kind::sequence);
-    for (const T& item : s) v.items.push_back(member_traits<T>::to_value(item));
+  static Value to_value(const bounded_vec<T, Cap>& s) { return detail::items_value(s, Value::Kind::sequence); }
+};
+
+/// Sets of records print as {{type: p1b, bal: 2}, ...}.
+template <class T, std::size_t Cap>
+struct member_traits<bounded_set<T, Cap>> {
+  static constexpr bool supported = state_member<T>;
+  static constexpr std::size_t size = 1 + Cap * member_traits<T>::size;
+  static void encode(const bounded_set<T, Cap>& s, std::byte*& out) {
+    *out++ = static_cast<std::byte>(s.size());
+    detail::encode_items<T>(s, Cap, out);
+  }
+  static Value to_value(const bounded_set<T, Cap>& s) { return detail::items_value(s, Value::Kind::set); }
+};
+
+template <class K, class V>
+struct member_traits<map_entry<K, V>> {
+  static constexpr bool supported = state_member<K> && state_member<V>;
+  static constexpr std::size_t size = member_traits<K>::size + member_traits<V>::size;
+  static void encode(const map_entry<K, V>& e, std::byte*& out) {
+    member_traits<K>::encode(e.key, out);
+    member_traits<V>::encode(e.value, out);
+  }
+  static Value to_value(const map_entry<K, V>& e) {
+    Value v = Value::list(Value::Kind::record);
+    v.keys = {"key", "value"};
+    v.items = {member_traits<K>::to_value(e.key), member_traits<V>::to_value(e.value)};
     return v;
   }
 };
 
-template <std::size_t N>
-struct member_traits<id_set<N>> {
+/// Maps print as records keyed by the printed key: {s1: 3, s2: 0}, with paths like `votes.s1`.
+template <class K, class V, std::size_t Cap>
+struct member_traits<bounded_map<K, V, Cap>> {
+  static constexpr bool supported = state_member<K> && state_member<V>;
+  static constexpr std::size_t size = 1 + Cap * member_traits<map_entry<K, V>>::size;
+  static void encode(const bounded_map<K, V, Cap>& m, std::byte*& out) {
+    *out++ = static_cast<std::byte>(m.size());
+    detail::encode_items<map_entry<K, V>>(m, Cap, out);
+  }
+  static Value to_value(const bounded_map<K, V, Cap>& m);
+};
+
+/// Named ids print with their prefix: s1, d2.
+template <class Tag>
+struct member_traits<id<Tag>> {
+  static constexpr bool supported = true;
+  static constexpr std::size_t size = 1;
+  static void encode(const id<Tag>& i, std::byte*& out) { *out++ = static_cast<std::byte>(i.index()); }
+  static Value to_value(const id<Tag>& i) { return Value::name(i.name()); }
+};
+
+template <std::size_t N, class Tag>
+struct member_traits<id_set<N, Tag>> {
   static constexpr bool supported = true;
   static constexpr std::size_t size = 8;
-  static void encode(const id_set<N>& s, std::byte*& out) { detail::encode_unsigned(s.mask(), out); }
-  static Value to_value(const id_set<N>& s) {
+  static void encode(const id_set<N, Tag>& s, std::byte*& out) { detail::encode_unsigned(s.mask(), out); }
+  static Value to_value(const id_set<N, Tag>& s) {
     Value v = Value::list(Value::Kind::set);
-    for (int i = 0; i < static_cast<int>(N); ++i)
-      if (s.contains(i)) v.items.push_back(Value::integer(i));
+    s.for_each([&](auto member) { v.items.push_back(member_traits<decltype(member)>::to_value(member)); });
     return v;
   }
 };
@@ -176,6 +233,28 @@ struct member_traits<T, std::enable_if_t<boost::hana::Struct<T>::value>> {
     return v;
   }
 };
+
+namespace detail {
+/// A map key as a record key: names and numbers as they print; a structured
+/// key is shown by its entry's position (#0, #1, ...).
+inline std::string key_text(const Value& k, int position) {
+  if (k.kind == Value::Kind::name) return k.text;
+  if (k.kind == Value::Kind::boolean) return k.number != 0 ? "true" : "false";
+  if (k.kind == Value::Kind::integer) return std::to_string(k.number);
+  return "#" + std::to_string(position);
+}
+}  // namespace detail
+
+template <class K, class V, std::size_t Cap>
+Value member_traits<bounded_map<K, V, Cap>>::to_value(const bounded_map<K, V, Cap>& m) {
+  Value v = Value::list(Value::Kind::record);
+  int position = 0;
+  for (const auto& e : m) {
+    v.keys.push_back(detail::key_text(member_traits<K>::to_value(e.key), position++));
+    v.items.push_back(member_traits<V>::to_value(e.value));
+  }
+  return v;
+}
 
 /// Encoded size of a state or member type.
 template <class T>

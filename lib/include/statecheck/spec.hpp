@@ -69,6 +69,14 @@ param_t<T> param(std::string_view name) {
   return p;
 }
 
+/// Parameter over the first n named ids of a kind: ids<Scm>("s", 3) takes s1, s2, s3.
+template <class Tag>
+param_t<id<Tag>> ids(std::string_view name, int n) {
+  param_t<id<Tag>> p{name, {}};
+  for (int i = 0; i < n; ++i) p.values.push_back(id<Tag>(i));
+  return p;
+}
+
 template <class T>
 struct is_param : std::false_type {};
 template <class T>

@@ -18,9 +18,7 @@ inline std::vector<Dn> datanode_ids(const Config& c, bool with_control) {
   return out;
 }
 /// State slot of a datanode: dx sits right after the configured ones.
-inline std::size_t slot(const Config& c, Dn d) {
-  return static_cast<std::size_t>(d == Dn::dx ? c.datanodes : idx(d));
-}
+inline int slot(const Config& c, Dn d) { return d == Dn::dx ? c.datanodes : idx(d); }
 
 inline void initial(const Config& c, State& s) {
   s.true_leader = Scm::s1;
@@ -113,7 +111,7 @@ inline void step_down(State& s, Scm m) {
 /// A shut-down datanode must be incompatible with the committed cluster state.
 inline bool no_finalized_datanode_fenced(const Config& c, const State& s) {
   const Ver committed = s.fin_logged ? Ver::FIN : Ver::PRE;
-  for (std::size_t i = 0; i < s.dn.size(); ++i) {
+  for (int i = 0; i < s.dn.size(); ++i) {
     const bool incompatible = (c.control && i == slot(c, Dn::dx)) || s.dn[i].ver > committed;
     if (s.dn[i].up == Proc::SHUTDOWN && !incompatible) return false;
   }

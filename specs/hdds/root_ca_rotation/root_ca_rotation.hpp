@@ -106,7 +106,7 @@ inline auto make_spec(const Config& c) {
               "Apply", scm,
               [](const State& st, Scm s) {
                 const ScmView& v = st.scm[idx(s)];
-                return v.up && std::size_t{v.applied} < st.log.size();
+                return v.up && v.applied < st.log.size();
               },
               [c](State& st, Scm s) { apply_entry(st, idx(s), c.variant); }),
           // Atomic task (scenario=atomic-task) or split in two (split-task); when() keeps one.
@@ -214,7 +214,7 @@ inline auto make_spec(const Config& c) {
           // Diagnostic: the report's symptom, a follower that breaks.
           statecheck::invariant("NoFollowerFailsCommit",
                                 [](const State& st) {
-                                  for (std::size_t i = 1; i < st.scm.size(); ++i)
+                                  for (int i = 1; i < st.scm.size(); ++i)
                                     if (st.scm[i].sub_ca == SubCa::missing) return false;
                                   return true;
                                 })),

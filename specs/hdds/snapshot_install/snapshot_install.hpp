@@ -54,7 +54,7 @@ inline auto make_spec(const Config& c) {
           statecheck::action(
               "LeaderAppend", entry,
               [c](const State& s, Entry e) {
-                return static_cast<int>(s.log.size()) < c.max_log && !(is_remove(e) && s.log.contains(e));
+                return s.log.size() < c.max_log && !(is_remove(e) && s.log.contains(e));
               },
               [](State& s, Entry e) { s.log.push_back(e); }),
           // Receiving and applying an entry are one step; the entry must still
@@ -86,7 +86,7 @@ inline auto make_spec(const Config& c) {
           statecheck::action(
               "LeaderSnapshotPurge", upto,
               [c](const State& s, int p) {
-                if (p <= s.purged_to || p > static_cast<int>(s.log.size())) return false;
+                if (p <= s.purged_to || p > s.log.size()) return false;
                 if (c.scenario == Scenario::purge) return true;
                 return std::all_of(s.f.begin(), s.f.end(), [p](const Follower& f) { return p <= f.applied; });
               },

@@ -51,7 +51,7 @@ inline auto make_spec(const Config& cfg) {
                 const Container& box = s.c[idx(k)];
                 return s.rm_deletes_left > 0 && box.scm.size() > rf && box.pend_del.empty() &&
                        box.pend_add.empty() && box.scm.contains(idx(d)) &&
-                       static_cast<int>(s.dn[idx(d)].cmds.size()) < cap;
+                       s.dn[idx(d)].cmds.size() < cap;
               },
               [](State& s, Cid k, Dn d) {
                 --s.rm_deletes_left;
@@ -64,7 +64,7 @@ inline auto make_spec(const Config& cfg) {
               "ExpireDelete", ct, dn,
               [cap](const State& s, Cid k, Dn d) {
                 return s.resends_left > 0 && s.c[idx(k)].pend_del.contains(idx(d)) &&
-                       static_cast<int>(s.dn[idx(d)].cmds.size()) < cap;
+                       s.dn[idx(d)].cmds.size() < cap;
               },
               [cfg](State& s, Cid k, Dn d) {
                 Container& box = s.c[idx(k)];
@@ -89,7 +89,7 @@ inline auto make_spec(const Config& cfg) {
                 const Container& box = s.c[idx(k)];
                 return s.moves_left > 0 && box.move.phase == Phase::none && box.scm.contains(idx(from)) &&
                        !box.scm.contains(idx(to)) && box.pend_del.empty() && box.pend_add.empty() &&
-                       box.scm.size() == rf && static_cast<int>(s.dn[idx(to)].cmds.size()) < cap;
+                       box.scm.size() == rf && s.dn[idx(to)].cmds.size() < cap;
               },
               [](State& s, Cid k, Dn from, Dn to) {
                 Container& box = s.c[idx(k)];
@@ -107,7 +107,7 @@ inline auto make_spec(const Config& cfg) {
                 if (node.reports.empty()) return false;
                 const Report& r = node.reports.front();
                 return !add_deletes_source(s, idx(d), r) ||
-                       static_cast<int>(s.dn[idx(s.c[r.c].move.src)].cmds.size()) < cap;
+                       s.dn[idx(s.c[r.c].move.src)].cmds.size() < cap;
               },
               [](State& s, Dn d) {
                 const Report r = s.dn[idx(d)].reports.front();
@@ -162,7 +162,7 @@ inline auto make_spec(const Config& cfg) {
                 const int at = find_queued(node, i);
                 if (at < 0) return false;
                 return !wipes(cfg, s, idx(d), node.del_q[static_cast<std::size_t>(at)]) ||
-                       static_cast<int>(node.reports.size()) < cap;
+                       node.reports.size() < cap;
               },
               [cfg](State& s, Dn d, int i) {
                 Datanode& node = s.dn[idx(d)];
@@ -179,7 +179,7 @@ inline auto make_spec(const Config& cfg) {
           statecheck::action(
               "DnImport", ct, dn,
               [cap](const State& s, Cid k, Dn d) {
-                return s.c[idx(k)].importing.contains(idx(d)) && static_cast<int>(s.dn[idx(d)].reports.size()) < cap;
+                return s.c[idx(k)].importing.contains(idx(d)) && s.dn[idx(d)].reports.size() < cap;
               },
               [](State& s, Cid k, Dn d) {
                 Container& box = s.c[idx(k)];
@@ -209,7 +209,7 @@ inline auto make_spec(const Config& cfg) {
               "VolumeFailure", ct, dn,
               [cap](const State& s, Cid k, Dn d) {
                 return s.volume_failures_left > 0 && s.c[idx(k)].has.contains(idx(d)) &&
-                       static_cast<int>(s.dn[idx(d)].reports.size()) < cap;
+                       s.dn[idx(d)].reports.size() < cap;
               },
               [](State& s, Cid k, Dn d) {
                 --s.volume_failures_left;
@@ -219,7 +219,7 @@ inline auto make_spec(const Config& cfg) {
               "ReplicaLoss", ct, dn,
               [cap](const State& s, Cid k, Dn d) {
                 return s.replica_losses_left > 0 && s.c[idx(k)].has.contains(idx(d)) &&
-                       static_cast<int>(s.dn[idx(d)].reports.size()) < cap;
+                       s.dn[idx(d)].reports.size() < cap;
               },
               [](State& s, Cid k, Dn d) {
                 --s.replica_losses_left;

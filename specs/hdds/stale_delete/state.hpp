@@ -95,8 +95,8 @@ inline const auto config = statecheck::constants<Config>(
                         "check ResendOnlyIfStillOverReplicated (always on in scenario replica-loss)"));
 
 inline int find_queued(const Datanode& n, int id) {
-  for (std::size_t i = 0; i < n.del_q.size(); ++i)
-    if (n.del_q[i].id == id) return static_cast<int>(i);
+  for (int i = 0; i < n.del_q.size(); ++i)
+    if (n.del_q[i].id == id) return i;
   return -1;
 }
 
@@ -139,7 +139,7 @@ inline void receive(State& s, int d, const Cmd& cmd) {
 /// Room for the command at channel position `pos` to be received.
 inline bool can_receive(const State& s, int d, int pos) {
   const Datanode& n = s.dn[d];
-  if (pos >= static_cast<int>(n.cmds.size())) return false;
+  if (pos >= n.cmds.size()) return false;
   return !n.cmds[static_cast<std::size_t>(pos)].is_delete() || !n.del_q.full();
 }
 

@@ -27,14 +27,34 @@ constexpr void check_state_type() {
                 "statecheck::member_traits<T> for your type");
 }
 
+// An effect or init that takes the state by value (or as const) compiles and
+// runs, but its changes are lost: every successor equals its parent. Such a
+// callable accepts an rvalue State; one taking State& does not.
+template <class Fn, class State, class... P>
+constexpr bool takes_state_by_reference = !std::is_invocable_v<const Fn&, State&&, P...>;
+
 template <class State, class Guard, class Effect, class... P>
 constexpr void check_action(const action_t<Guard, Effect, P...>&) {
-  static_assert(std::is_invocable_r_v<bool, const Guard&, const State&, P...>,
+  constexpr bool guard_mutates = !std::is_invocable_v<const Guard&, const State&, P...> &&
+                                 std::is_invocable_v<const Guard&, State&, P...>;
+  static_assert(!guard_mutates,
+                "statecheck::action: the guard takes the state as State&, so it could change it; "
+                "a guard only reads: write it as [](const State& s, parameter values...) { return ...; }");
+  static_assert(guard_mutates || std::is_invocable_r_v<bool, const Guard&, const State&, P...>,
                 "statecheck::action: the guard must be callable as "
                 "bool(const State&, parameter values...) in parameter order");
   static_assert(std::is_invocable_v<const Effect&, State&, P...>,
                 "statecheck::action: the effect must be callable as "
                 "void(State&, parameter values...) in parameter order");
+  if constexpr (std::is_invocable_v<const Effect&, State&, P...>) {
+    static_assert(takes_state_by_reference<Effect, State, P...>,
+                  "statecheck::action: the effect takes the state by value or as const, so its "
+                  "changes would be lost; write it as [](State& s, parameter values...) { ... }");
+    static_assert(std::is_void_v<std::invoke_result_t<const Effect&, State&, P...>>,
+                  "statecheck::action: the effect returns a value, which would be dropped; change the "
+                  "state through its State& parameter and return nothing (a guard decides whether "
+                  "the action is enabled)");
+  }
 }
 
 template <class State, class Fn, class... P>
@@ -42,6 +62,15 @@ constexpr void check_init(const init_t<Fn, P...>&) {
   static_assert(std::is_invocable_v<const Fn&, State&, P...>,
                 "statecheck::init: the function must be callable as "
                 "void(State&, parameter values...) or bool(State&, parameter values...)");
+  if constexpr (std::is_invocable_v<const Fn&, State&, P...>) {
+    static_assert(takes_state_by_reference<Fn, State, P...>,
+                  "statecheck::init: the function takes the state by value or as const, so the "
+                  "initial state would stay empty; write it as [](State& s, parameter values...) { ... }");
+    using R = std::invoke_result_t<const Fn&, State&, P...>;
+    static_assert(std::is_void_v<R> || std::is_same_v<R, bool>,
+                  "statecheck::init: the function must return nothing, or bool to keep only some "
+                  "parameter combinations; change the state through its State& parameter");
+  }
 }
 
 template <class State, class Fn>
