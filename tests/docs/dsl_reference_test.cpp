@@ -178,3 +178,35 @@ TEST_CASE("reference: members print as documented", "[docs]") {
           "nodes[2].role = follower\nnodes[2].term = 0\nnodes[2].version = 2.1\n"
           "log = [10]\nacks = {0, 2}\ncrashed = {1}\nsealed = false\n");
 }
+
+namespace {
+struct Ring {
+  BOOST_HANA_DEFINE_STRUCT(Ring, (std::array<int, 3>, v));
+  friend bool operator==(const Ring&, const Ring&) = default;
+};
+
+auto ring_spec() {
+  return statecheck::spec<Ring>(
+      "ring", statecheck::init([](Ring& r) { r.v = {1, 2, 3}; }),
+      statecheck::actions(
+          // [pre-state]
+          // Every node takes its right neighbour's value at once: the effect reads the state
+          // it leaves (`before`) while it writes the successor (`after`), as TLA+ reads x and
+          // writes x'. Written in place, v[0] would be overwritten before v[2] reads it.
+          statecheck::action("Rotate", [](const Ring& before, Ring& after) {
+            for (std::size_t i = 0; i < 3; ++i) after.v[i] = before.v[(i + 1) % 3];
+          })),
+          // [pre-state-end]
+      statecheck::invariants(statecheck::invariant("KeepsValues", [](const Ring& r) {
+        return r.v[0] + r.v[1] + r.v[2] == 6 && r.v[0] != r.v[1];
+      })));
+}
+}  // namespace
+
+TEST_CASE("reference: an effect may read the state it leaves", "[docs]") {
+  const auto r = test::check_all_threads(ring_spec());
+  REQUIRE(r.outcome == statecheck::Outcome::ok);  // written in place, {2, 3, 2} would break KeepsValues
+  REQUIRE(r.stats.distinct == 3);                 // the three rotations of {1, 2, 3}
+  REQUIRE(r.stats.generated == 4);
+  REQUIRE(r.stats.depth == 3);                    // levels, the initial one included, as TLC counts
+}

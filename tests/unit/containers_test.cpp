@@ -168,7 +168,7 @@ PlainCounts enumerate_plainly() {
   using Plain = std::tuple<std::set<std::pair<int, int>>, std::map<int, int>, std::array<int, procs>>;
   std::set<Plain> seen{Plain{}};
   std::vector<Plain> level{Plain{}};
-  PlainCounts c{1, 1, 0, false};
+  PlainCounts c{1, 1, 1, false};  // depth counts levels, the initial one included (as TLC does)
   while (!level.empty()) {
     std::vector<Plain> next;
     auto offer = [&](const Plain& s) {

@@ -82,6 +82,22 @@ struct is_param : std::false_type {};
 template <class T>
 struct is_param<param_t<T>> : std::true_type {};
 
+namespace detail {
+/// An effect either changes a copy of the state in place, effect(State& next,
+/// values...), or also reads the state it left, effect(const State& before,
+/// State& after, values...), as TLA+ reads unprimed variables while writing
+/// primed ones. The forms differ in arity, so one test tells them apart.
+template <class Effect, class State, class... P>
+constexpr bool reads_pre_state = std::is_invocable_v<const Effect&, const State&, State&, P...>;
+
+/// Applies `effect` to `after` (a copy of `before`) in whichever form it has.
+template <class State, class Effect, class... Vs>
+inline void apply_effect(const Effect& effect, const State& before, State& after, const Vs&... vs) {
+  if constexpr (reads_pre_state<Effect, State, Vs...>) effect(before, after, vs...);
+  else effect(after, vs...);
+}
+}  // namespace detail
+
 /// Guard of an action declared without one.
 struct always_enabled {
   template <class... Args>
@@ -130,7 +146,8 @@ struct param_types<std::tuple<param_t<P>...>> {
 }  // namespace detail
 
 /// action(name, params..., guard, effect) or action(name, params..., effect).
-/// guard: bool(const State&, P...); effect: void(State&, P...).
+/// guard: bool(const State&, P...); effect: void(State& next, P...) or
+/// void(const State& before, State& after, P...).
 template <class... Args>
 auto action(std::string_view name, Args... args) {
   constexpr std::size_t total = sizeof...(Args);

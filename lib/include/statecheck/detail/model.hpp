@@ -117,7 +117,7 @@ class model {
           ++w.enabled[tid];
           std::byte* slot = w.stage_slot();
           State* next = new (slot) State(s);
-          a.effect(*next, vs...);
+          apply_effect(a.effect, s, *next, vs...);
           w.stage(fingerprint(*next, slot + sizeof(State)), w.key(rank, tid));
         });
         const std::size_t produced = w.staged();

@@ -43,17 +43,29 @@ constexpr void check_action(const action_t<Guard, Effect, P...>&) {
   static_assert(guard_mutates || std::is_invocable_r_v<bool, const Guard&, const State&, P...>,
                 "statecheck::action: the guard must be callable as "
                 "bool(const State&, parameter values...) in parameter order");
-  static_assert(std::is_invocable_v<const Effect&, State&, P...>,
-                "statecheck::action: the effect must be callable as "
-                "void(State&, parameter values...) in parameter order");
-  if constexpr (std::is_invocable_v<const Effect&, State&, P...>) {
-    static_assert(takes_state_by_reference<Effect, State, P...>,
-                  "statecheck::action: the effect takes the state by value or as const, so its "
-                  "changes would be lost; write it as [](State& s, parameter values...) { ... }");
-    static_assert(std::is_void_v<std::invoke_result_t<const Effect&, State&, P...>>,
+  if constexpr (reads_pre_state<Effect, State, P...>) {
+    static_assert(!std::is_invocable_v<const Effect&, const State&, State&&, P...>,
+                  "statecheck::action: the effect takes the successor by value or as const, so its "
+                  "changes would be lost; write it as [](const State& before, State& after, "
+                  "parameter values...) { ... }");
+    static_assert(std::is_void_v<std::invoke_result_t<const Effect&, const State&, State&, P...>>,
                   "statecheck::action: the effect returns a value, which would be dropped; change the "
-                  "state through its State& parameter and return nothing (a guard decides whether "
-                  "the action is enabled)");
+                  "successor through its State& parameter and return nothing (a guard decides "
+                  "whether the action is enabled)");
+  } else {
+    static_assert(std::is_invocable_v<const Effect&, State&, P...>,
+                  "statecheck::action: the effect must be callable as void(State& next, parameter "
+                  "values...) or void(const State& before, State& after, parameter values...) in "
+                  "parameter order");
+    if constexpr (std::is_invocable_v<const Effect&, State&, P...>) {
+      static_assert(takes_state_by_reference<Effect, State, P...>,
+                    "statecheck::action: the effect takes the state by value or as const, so its "
+                    "changes would be lost; write it as [](State& s, parameter values...) { ... }");
+      static_assert(std::is_void_v<std::invoke_result_t<const Effect&, State&, P...>>,
+                    "statecheck::action: the effect returns a value, which would be dropped; change "
+                    "the state through its State& parameter and return nothing (a guard decides "
+                    "whether the action is enabled)");
+    }
   }
 }
 

@@ -77,7 +77,10 @@ class transition_table {
     bool enabled = false;
     with_action(tid, [&](const auto& a, const auto&... vs) {
       enabled = a.guard(static_cast<const State&>(s), vs...);
-      if (enabled) a.effect(s, vs...);
+      if (enabled) {
+        const State before = s;  // a copy only matters to effects that read it
+        apply_effect(a.effect, before, s, vs...);
+      }
     });
     return enabled;
   }
