@@ -90,4 +90,13 @@ auto s = statecheck::spec<State>(
     "x", statecheck::init([](State&) {}),
     statecheck::actions(statecheck::action("Ack", statecheck::ids<Dn>("d", 3),
                                            [](State& st, statecheck::id<Dn> d) { st.acks.insert(d); })));
+#elif defined(CASE_pre_state_by_value)
+// The two-state form with the successor taken by value: its changes would be lost too.
+struct State {
+  BOOST_HANA_DEFINE_STRUCT(State, (int, n));
+  friend bool operator==(const State&, const State&) = default;
+};
+auto s = statecheck::spec<State>(
+    "x", statecheck::init([](State&) {}),
+    statecheck::actions(statecheck::action("A", [](const State& before, State after) { after.n = before.n + 1; })));
 #endif
