@@ -56,96 +56,119 @@ constexpr int order(const T& a, const T& b) {
   }
 }
 
+namespace detail {
+/// Up to Cap items kept sorted by order(key(item)), without duplicate keys:
+/// the storage both bounded_set and bounded_map are made of.
+template <class Item, std::size_t Cap, class KeyOf>
+class sorted_items {
+  static_assert(Cap > 0 && Cap < 256, "statecheck: set and map capacities must be 1..255");
+  static_assert(std::is_trivially_copyable_v<Item>, "statecheck: set and map items must be trivially copyable");
+
+ public:
+  static constexpr int capacity() { return static_cast<int>(Cap); }
+  constexpr int size() const { return size_; }
+  constexpr bool empty() const { return size_ == 0; }
+  constexpr const Item* begin() const { return items_.data(); }
+  constexpr const Item* end() const { return items_.data() + size_; }
+  constexpr void clear() {
+    items_ = {};
+    size_ = 0;
+  }
+
+ protected:
+  /// Position of the item with this key, or -1.
+  template <class Key>
+  constexpr int find(const Key& key) const {
+    for (int i = 0; i < size_; ++i) {
+      const int c = order(KeyOf{}(items_[at(i)]), key);
+      if (c == 0) return i;
+      if (c > 0) break;
+    }
+    return -1;
+  }
+  /// Puts `item` in its place; replaces an item with the same key when `replace`.
+  /// False when the key was there already.
+  constexpr bool place(const Item& item, bool replace, const char* full_message) {
+    int i = 0;
+    while (i < size_ && order(KeyOf{}(items_[at(i)]), KeyOf{}(item)) < 0) ++i;
+    if (i < size_ && order(KeyOf{}(items_[at(i)]), KeyOf{}(item)) == 0) {
+      if (replace) items_[at(i)] = item;
+      return false;
+    }
+    if (size_ == static_cast<int>(Cap)) throw std::length_error(full_message);
+    for (int k = size_; k > i; --k) items_[at(k)] = items_[at(k - 1)];
+    items_[at(i)] = item;
+    ++size_;
+    return true;
+  }
+  /// Removes the item at position i (from find), zeroing the freed slot.
+  constexpr void remove(int i) {
+    for (int k = i; k + 1 < size_; ++k) items_[at(k)] = items_[at(k + 1)];
+    items_[at(--size_)] = Item{};
+  }
+  constexpr const Item& item(int i) const { return items_[at(i)]; }
+  static constexpr bool same_items(const sorted_items& a, const sorted_items& b) {
+    if (a.size_ != b.size_) return false;
+    for (int i = 0; i < a.size_; ++i)
+      if (order(a.items_[at(i)], b.items_[at(i)]) != 0) return false;
+    return true;
+  }
+
+ private:
+  static constexpr std::size_t at(int i) { return static_cast<std::size_t>(i); }
+  std::array<Item, Cap> items_{};
+  std::uint8_t size_ = 0;
+};
+
+struct whole_item {
+  template <class T>
+  constexpr const T& operator()(const T& t) const { return t; }
+};
+struct entry_key {
+  template <class E>
+  constexpr const auto& operator()(const E& e) const { return e.key; }
+};
+}  // namespace detail
+
 /// A set of at most Cap values of T, kept sorted by statecheck::order.
 template <class T, std::size_t Cap>
-class bounded_set {
-  static_assert(Cap > 0 && Cap < 256, "statecheck::bounded_set: capacity must be 1..255");
-  static_assert(std::is_trivially_copyable_v<T>, "statecheck::bounded_set: items must be trivially copyable");
-
+class bounded_set : public detail::sorted_items<T, Cap, detail::whole_item> {
  public:
   using value_type = T;
   constexpr bounded_set() = default;
   constexpr bounded_set(std::initializer_list<T> items) {
     for (const T& item : items) insert(item);
   }
-
-  static constexpr int capacity() { return static_cast<int>(Cap); }
-  constexpr int size() const { return size_; }
-  constexpr bool empty() const { return size_ == 0; }
-  constexpr const T* begin() const { return items_.data(); }
-  constexpr const T* end() const { return items_.data() + size_; }
-
-  constexpr bool contains(const T& item) const { return find(item) >= 0; }
+  constexpr bool contains(const T& item) const { return this->find(item) >= 0; }
   /// Adds `item`; false when it was already there.
   constexpr bool insert(const T& item) {
-    int at = 0;
-    while (at < size_ && order(items_[index(at)], item) < 0) ++at;
-    if (at < size_ && order(items_[index(at)], item) == 0) return false;
-    if (size_ == static_cast<int>(Cap)) throw std::length_error("statecheck::bounded_set: insert beyond capacity");
-    for (int k = size_; k > at; --k) items_[index(k)] = items_[index(k - 1)];
-    items_[index(at)] = item;
-    ++size_;
-    return true;
+    return this->place(item, false, "statecheck::bounded_set: insert beyond capacity");
   }
   /// Removes `item`; false when it was not there.
   constexpr bool erase(const T& item) {
-    const int at = find(item);
-    if (at < 0) return false;
-    for (int k = at; k + 1 < size_; ++k) items_[index(k)] = items_[index(k + 1)];
-    items_[index(--size_)] = T{};
-    return true;
+    const int at = this->find(item);
+    if (at >= 0) this->remove(at);
+    return at >= 0;
   }
-  constexpr void clear() {
-    items_ = {};
-    size_ = 0;
-  }
-
-  friend constexpr bool operator==(const bounded_set& a, const bounded_set& b) {
-    if (a.size_ != b.size_) return false;
-    for (int i = 0; i < a.size_; ++i)
-      if (order(a.items_[index(i)], b.items_[index(i)]) != 0) return false;
-    return true;
-  }
-
- private:
-  static constexpr std::size_t index(int i) { return static_cast<std::size_t>(i); }
-  constexpr int find(const T& item) const {
-    for (int i = 0; i < size_; ++i) {
-      const int c = order(items_[index(i)], item);
-      if (c == 0) return i;
-      if (c > 0) break;
-    }
-    return -1;
-  }
-  std::array<T, Cap> items_{};
-  std::uint8_t size_ = 0;
+  friend constexpr bool operator==(const bounded_set& a, const bounded_set& b) { return bounded_set::same_items(a, b); }
 };
 
-/// One key and its value in a bounded_map.
+/// One key and its value in a bounded_map (reflected, so it orders and prints like any record).
 template <class K, class V>
 struct map_entry {
-  K key{};
-  V value{};
+  BOOST_HANA_DEFINE_STRUCT(map_entry, (K, key), (V, value));
 };
 
 /// A finite function from at most Cap keys to values, kept sorted by key.
 template <class K, class V, std::size_t Cap>
-class bounded_map {
-  static_assert(Cap > 0 && Cap < 256, "statecheck::bounded_map: capacity must be 1..255");
-
+class bounded_map : public detail::sorted_items<map_entry<K, V>, Cap, detail::entry_key> {
  public:
   using entry = map_entry<K, V>;
-  static constexpr int capacity() { return static_cast<int>(Cap); }
-  constexpr int size() const { return size_; }
-  constexpr bool empty() const { return size_ == 0; }
-  constexpr const entry* begin() const { return entries_.data(); }
-  constexpr const entry* end() const { return entries_.data() + size_; }
-
-  constexpr bool contains(const K& key) const { return find(key) >= 0; }
+  constexpr bool contains(const K& key) const { return this->find(key) >= 0; }
   /// The value of `key`, or nullptr.
   constexpr const V* get(const K& key) const {
-    const int at = find(key);
-    return at < 0 ? nullptr : &entries_[index(at)].value;
+    const int at = this->find(key);
+    return at < 0 ? nullptr : &this->item(at).value;
   }
   /// The value of `key`; throws std::out_of_range when absent.
   constexpr const V& at(const K& key) const {
@@ -155,52 +178,15 @@ class bounded_map {
   }
   /// Sets key to value, adding the key when absent.
   constexpr void put(const K& key, const V& value) {
-    int at = 0;
-    while (at < size_ && order(entries_[index(at)].key, key) < 0) ++at;
-    if (at < size_ && order(entries_[index(at)].key, key) == 0) {
-      entries_[index(at)].value = value;
-      return;
-    }
-    if (size_ == static_cast<int>(Cap)) throw std::length_error("statecheck::bounded_map: put beyond capacity");
-    for (int k = size_; k > at; --k) entries_[index(k)] = entries_[index(k - 1)];
-    entries_[index(at)] = entry{key, value};
-    ++size_;
+    this->place(entry{key, value}, true, "statecheck::bounded_map: put beyond capacity");
   }
   /// Removes `key`; false when it was not there.
   constexpr bool erase(const K& key) {
-    const int at = find(key);
-    if (at < 0) return false;
-    for (int k = at; k + 1 < size_; ++k) entries_[index(k)] = entries_[index(k + 1)];
-    entries_[index(--size_)] = entry{};
-    return true;
+    const int at = this->find(key);
+    if (at >= 0) this->remove(at);
+    return at >= 0;
   }
-  constexpr void clear() {
-    entries_ = {};
-    size_ = 0;
-  }
-
-  friend constexpr bool operator==(const bounded_map& a, const bounded_map& b) {
-    if (a.size_ != b.size_) return false;
-    for (int i = 0; i < a.size_; ++i) {
-      const entry& x = a.entries_[index(i)];
-      const entry& y = b.entries_[index(i)];
-      if (order(x.key, y.key) != 0 || order(x.value, y.value) != 0) return false;
-    }
-    return true;
-  }
-
- private:
-  static constexpr std::size_t index(int i) { return static_cast<std::size_t>(i); }
-  constexpr int find(const K& key) const {
-    for (int i = 0; i < size_; ++i) {
-      const int c = order(entries_[index(i)].key, key);
-      if (c == 0) return i;
-      if (c > 0) break;
-    }
-    return -1;
-  }
-  std::array<entry, Cap> entries_{};
-  std::uint8_t size_ = 0;
+  friend constexpr bool operator==(const bounded_map& a, const bounded_map& b) { return bounded_map::same_items(a, b); }
 };
 
 }  // namespace statecheck

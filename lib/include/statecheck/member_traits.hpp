@@ -91,73 +91,43 @@ struct member_traits<std::array<T, N>> {
 };
 
 namespace detail {
-/// Writes the items, then zeroes for the unused slots up to `cap`, whatever they hold.
-template <class T, class Items>
-inline void encode_items(const Items& items, std::size_t cap, std::byte*& out) {
-  std::size_t written = 0;
-  for (const auto& item : items) {
-    member_traits<T>::encode(item, out);
-    ++written;
-  }
-  std::memset(out, 0, (cap - written) * member_traits<T>::size);
-  out += (cap - written) * member_traits<T>::size;
-}
-template <class Items>
-inline Value items_value(const Items& items, Value::Kind kind) {
-  Value v = Value::list(kind);
-  for (const auto& item : items) v.items.push_back(member_traits<std::remove_cvref_t<decltype(item)>>::to_value(item));
-  return v;
-}
-}  // namespace detail
-
-template <class T, std::size_t Cap>
-struct member_traits<bounded_vec<T, Cap>> {
+/// A container of at most Cap items of T: a count byte, then the items in
+/// order, then zeros for the unused slots whatever they hold.
+template <class Container, class T, std::size_t Cap, Value::Kind Kind>
+struct counted_items_traits {
   static constexpr bool supported = state_member<T>;
   static constexpr std::size_t size = 1 + Cap * member_traits<T>::size;
-  static void encode(const bounded_vec<T, Cap>& s, std::byte*& out) {
-    *out++ = static_cast<std::byte>(s.size());
-    detail::encode_items<T>(s, Cap, out);
+  static void encode(const Container& items, std::byte*& out) {
+    *out++ = static_cast<std::byte>(items.size());
+    std::size_t written = 0;
+    for (const T& item : items) {
+      member_traits<T>::encode(item, out);
+      ++written;
+    }
+    std::memset(out, 0, (Cap - written) * member_traits<T>::size);
+    out += (Cap - written) * member_traits<T>::size;
   }
-  static Value to_value(const bounded_vec<T, Cap>& s) { return detail::items_value(s, Value::Kind::sequence); }
-};
-
-/// Sets of records print as {{type: p1b, bal: 2}, ...}.
-template <class T, std::size_t Cap>
-struct member_traits<bounded_set<T, Cap>> {
-  static constexpr bool supported = state_member<T>;
-  static constexpr std::size_t size = 1 + Cap * member_traits<T>::size;
-  static void encode(const bounded_set<T, Cap>& s, std::byte*& out) {
-    *out++ = static_cast<std::byte>(s.size());
-    detail::encode_items<T>(s, Cap, out);
-  }
-  static Value to_value(const bounded_set<T, Cap>& s) { return detail::items_value(s, Value::Kind::set); }
-};
-
-template <class K, class V>
-struct member_traits<map_entry<K, V>> {
-  static constexpr bool supported = state_member<K> && state_member<V>;
-  static constexpr std::size_t size = member_traits<K>::size + member_traits<V>::size;
-  static void encode(const map_entry<K, V>& e, std::byte*& out) {
-    member_traits<K>::encode(e.key, out);
-    member_traits<V>::encode(e.value, out);
-  }
-  static Value to_value(const map_entry<K, V>& e) {
-    Value v = Value::list(Value::Kind::record);
-    v.keys = {"key", "value"};
-    v.items = {member_traits<K>::to_value(e.key), member_traits<V>::to_value(e.value)};
+  static Value to_value(const Container& items) {
+    Value v = Value::list(Kind);
+    for (const T& item : items) v.items.push_back(member_traits<T>::to_value(item));
     return v;
   }
 };
+}  // namespace detail
+
+template <class T, std::size_t Cap>
+struct member_traits<bounded_vec<T, Cap>>
+    : detail::counted_items_traits<bounded_vec<T, Cap>, T, Cap, Value::Kind::sequence> {};
+
+/// Sets of records print as {{from: p1, round: 0}, ...}.
+template <class T, std::size_t Cap>
+struct member_traits<bounded_set<T, Cap>>
+    : detail::counted_items_traits<bounded_set<T, Cap>, T, Cap, Value::Kind::set> {};
 
 /// Maps print as records keyed by the printed key: {s1: 3, s2: 0}, with paths like `votes.s1`.
 template <class K, class V, std::size_t Cap>
-struct member_traits<bounded_map<K, V, Cap>> {
-  static constexpr bool supported = state_member<K> && state_member<V>;
-  static constexpr std::size_t size = 1 + Cap * member_traits<map_entry<K, V>>::size;
-  static void encode(const bounded_map<K, V, Cap>& m, std::byte*& out) {
-    *out++ = static_cast<std::byte>(m.size());
-    detail::encode_items<map_entry<K, V>>(m, Cap, out);
-  }
+struct member_traits<bounded_map<K, V, Cap>>
+    : detail::counted_items_traits<bounded_map<K, V, Cap>, map_entry<K, V>, Cap, Value::Kind::record> {
   static Value to_value(const bounded_map<K, V, Cap>& m);
 };
 
