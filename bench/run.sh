@@ -1,21 +1,26 @@
 #!/usr/bin/env bash
 # Throughput benchmark: statecheck against SPIN and Rumur on the peer models of
-# ../shared/peers (the same transition systems, so state counts must agree).
+# bench/peers (the same transition systems, so state counts must agree; docs/peers.md).
 #
 # Usage: bench/run.sh [suite ...]
 #   small : two-phase N=8 (1,745,408 states), filter N=6 (1,827,936)        [default]
 #   big   : two-phase N=9 (10,340,352 states), filter N=7 (41,512,352)
 #   hdds  : the HDDS specs' benchmark configurations (bench/hdds.txt)
-# Env: THREADS ("1 2", statecheck), RUMUR_THREADS ("2"), PEERS (path of shared/peers), NO_PEERS=1 (statecheck only),
-#      WD (work dir, default /tmp/statecheck-bench).
+#   tiny  : two-phase N=3 (288 states), filter N=3 (288): seconds; checks that every tool runs
+# Env: THREADS ("1 2", statecheck), RUMUR_THREADS ("2"), PEERS (folder of the peer models, default bench/peers), NO_PEERS=1 (statecheck only),
+#      WD (work dir, default /tmp/statecheck-bench), STATECHECK (a statecheck binary to use
+#      instead of building one in build-bench/).
 # Prints one row per run: distinct states/s, transitions/s and peak RSS bytes
 # per distinct state, then the ratio of statecheck (2 threads) to each peer.
+# Exits 1 when two rows of one model and N disagree on the distinct-state count.
 # Needs: cmake build deps (.ci/deps), GNU time (/usr/bin/time), and for the
-# peers `apt-get install spin rumur` (rows are skipped when missing).
+# peers `apt-get install spin rumur` (rows are skipped when missing). TLC is not
+# packaged by Debian, so it is not run here; its counts in docs/peers.md come from
+# bench/peers/run-peers.sh with TLC 1.8.0's tla2tools.jar (TLA2TOOLS=path).
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
-PEERS=${PEERS:-$ROOT/../shared/peers}
+PEERS=${PEERS:-$HERE/peers}
 WD=${WD:-/tmp/statecheck-bench}
 THREADS=${THREADS:-"1 2"}
 RUMUR_THREADS=${RUMUR_THREADS:-"2"}
@@ -24,10 +29,14 @@ mkdir -p "$WD"
 ROWS=$WD/rows.tsv
 : > "$ROWS"
 
-bash "$ROOT/.ci/deps" >&2
-cmake -S "$ROOT" -B "$ROOT/build-bench" -DCMAKE_BUILD_TYPE=Release -DSTATECHECK_BUILD_TESTS=OFF >/dev/null
-cmake --build "$ROOT/build-bench" --target statecheck_bin -j"$(nproc)" >&2 || exit 1
-SC=$ROOT/build-bench/checker/statecheck
+if [ -n "${STATECHECK:-}" ]; then
+  SC=$STATECHECK
+else
+  bash "$ROOT/.ci/deps" >&2
+  cmake -S "$ROOT" -B "$ROOT/build-bench" -DCMAKE_BUILD_TYPE=Release -DSTATECHECK_BUILD_TESTS=OFF >/dev/null
+  cmake --build "$ROOT/build-bench" --target statecheck_bin -j"$(nproc)" >&2 || exit 1
+  SC=$ROOT/build-bench/checker/statecheck
+fi
 
 # row MODEL N TOOL CONFIG THREADS STATES TRANSITIONS WALL RSS_KB
 row() { printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >> "$ROWS"; }
@@ -80,6 +89,7 @@ model() {  # peer-model spec constant N spin-w
 
 for s in $SUITES; do
   case $s in
+    tiny) model twophase two-phase rms 3 18; model filter filter procs 3 18 ;;
     small) model twophase two-phase rms 8 23; model filter filter procs 6 23 ;;
     big) model twophase two-phase rms 9 26; model filter filter procs 7 27 ;;
     hdds) while read -r spec sets; do
@@ -100,6 +110,9 @@ echo
 printf '%-22s %-10s %-10s %-8s %3s %12s %13s %8s %12s %13s %10s\n' model N tool config th states transitions wall_s states/s trans/s RSS_B/state
 awk -F'\t' '{ sps = $8 > 0 ? $6 / $8 : 0; tps = $8 > 0 ? $7 / $8 : 0; bps = $6 > 0 ? $9 * 1024 / $6 : 0
   printf "%-22s %-10s %-10s %-8s %3s %12s %13s %8.2f %12.0f %13.0f %10.1f\n", $1, $2, $3, $4, $5, $6, $7, $8, sps, tps, bps
-  key = $1 " N=" $2; if ($3 == "statecheck" && $5 == 2) sc[key] = sps; else if ($3 != "statecheck") peer[key " " $3 " " $5 "t"] = sps }
+  key = $1 " N=" $2; if ($3 == "statecheck" && $5 == 2) sc[key] = sps; else if ($3 != "statecheck") peer[key " " $3 " " $5 "t"] = sps
+  # Same transition system, so every tool must find the same number of distinct states.
+  if (!(key in states)) states[key] = $6; else if (states[key] != $6) bad = bad sprintf("count mismatch: %s %s %st finds %s distinct states, the first row %s\n", key, $3, $5, $6, states[key]) }
 END { for (k in peer) { split(k, p, " "); base = p[1] " " p[2]; if (sc[base] > 0 && peer[k] > 0)
-        printf "ratio: statecheck 2t / %-28s = %.2fx (distinct states/s)\n", k, sc[base] / peer[k] } }' "$ROWS"
+        printf "ratio: statecheck 2t / %-28s = %.2fx (distinct states/s)\n", k, sc[base] / peer[k] }
+      if (bad != "") { printf "%s", bad; exit 1 } }' "$ROWS"

@@ -1,5 +1,6 @@
 // Peterson's N-process filter lock (Filter.tla), one atomic step per shared
-// memory access, as ../shared/peers models it for TLC, SPIN and Rumur.
+// memory access, as bench/peers/filter models it for TLC, SPIN and Rumur
+// (docs/peers.md).
 #pragma once
 
 #include <cstdint>

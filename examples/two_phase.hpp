@@ -1,5 +1,6 @@
-// Lamport's two-phase commit (TwoPhase.tla), exactly as ../shared/peers models
-// it for TLC, SPIN and Rumur, so that state counts can be compared 1:1.
+// Lamport's two-phase commit (TwoPhase.tla), exactly as bench/peers/twophase
+// models it for TLC, SPIN and Rumur, so that state counts can be compared 1:1
+// (docs/peers.md).
 #pragma once
 
 #include <statecheck/statecheck.hpp>

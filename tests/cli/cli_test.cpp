@@ -52,6 +52,7 @@ TEST_CASE("json format: one document with stats and the trace", "[cli]") {
   REQUIRE(okdoc["outcome"] == "ok");
   REQUIRE(okdoc["run"]["visited_set"]["hash"] == "XXH3-128");
   REQUIRE(okdoc["run"]["visited_set"]["fingerprint_bits"] == 72);  // 20 initial home bits + 52 stored
+  // Peer tools' counts for two-phase N=4: 1,568 states, 8,257 transitions + the initial state (docs/peers.md).
   REQUIRE(okdoc["stats"]["distinct"] == 1568);
   REQUIRE(okdoc["stats"]["generated"] == 8258);
   REQUIRE(okdoc["stats"]["depth"] == 14);

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Checks every code block of README.md, so that the manual cannot rot.
+"""Checks every code block of a document (README.md, the spec READMEs, TRACES.md, docs/*.md), so
+that the documents cannot rot.
 
 Each fenced block must be preceded (on the line before its fence) by one tag:
 
@@ -17,13 +18,16 @@ Each fenced block must be preceded (on the line before its fence) by one tag:
                                  the lines that follow the command.
   <!-- checked-by: FILE "text" --> a block another test or script checks: FILE must
                                  exist and contain each quoted text.
+  <!-- not-checked: REASON -->   a block nothing can run or compare (an illustration,
+                                 a sketch of a format): REASON says why, in words.
+                                 Keep these rare; every one is counted in the summary.
 
 Rules for console output: a line `...` matches any number of lines; numbers
 followed by a unit that varies from run to run (` s`, `s`, ` MiB`, ` GiB`,
 ` threads`, ` distinct states/s`, ` bytes/state`) are not compared; runs of
 spaces inside a line count as one. Indented (4-space) code blocks are refused.
 
-Usage: check_readme.py --root DIR --readme README.md --bin NAME=PATH ...
+Usage: check_readme.py --root DIR --readme README.md [--readme OTHER.md ...] --bin NAME=PATH ...
        check_readme.py --self-test --root DIR --bin statecheck=PATH
 """
 import argparse
@@ -34,7 +38,7 @@ import subprocess
 import sys
 import tempfile
 
-TAG = re.compile(r"^<!--\s*(snippet|run|checked-by)\s*:?\s*(.*?)\s*-->\s*$")
+TAG = re.compile(r"^<!--\s*(snippet|run|checked-by|not-checked)\s*:?\s*(.*?)\s*-->\s*$")
 FENCE = re.compile(r"^(```+|~~~+)\s*([\w+-]*)\s*$")
 VARYING = re.compile(
     r"\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?(?=\s?(?:s\b|MiB|GiB|KiB|threads?\b|distinct states/s|bytes/state))")
@@ -66,7 +70,8 @@ def parse_blocks(lines, readme):
             tag = TAG.match(lines[start - 1].strip()) if start > 0 else None
             if not tag:
                 problems.append(f"{readme}:{start + 1}: code block without a tag; precede it with "
-                                "<!-- snippet: FILE#REGION -->, <!-- run: DIR --> or <!-- checked-by: FILE -->")
+                                "<!-- snippet: FILE#REGION -->, <!-- run: DIR -->, <!-- checked-by: FILE --> "
+                                "or <!-- not-checked: REASON -->")
             else:
                 blocks.append((tag.group(1), tag.group(2), fence.group(2), start + 2, body))
         elif (line.startswith("    ") or line.startswith("\t")) and i > 0 and lines[i - 1].strip() == "" \
@@ -168,12 +173,13 @@ def shlex_quote(s):
     return "'" + s.replace("'", "'\"'\"'") + "'"
 
 
-def check_readme(args, readme_path):
+def check_readme(args, readme_path, scratch=None):
+    """(problems, blocks, blocks marked not-checked) of one document; `scratch` defaults to args.scratch."""
     with open(readme_path, encoding="utf-8") as f:
         lines = f.read().splitlines()
     readme = os.path.relpath(readme_path, args.root) if readme_path.startswith(args.root) else readme_path
     blocks, problems = parse_blocks(lines, readme)
-    scratch = args.scratch or tempfile.mkdtemp(prefix="check_readme.")
+    scratch = scratch or args.scratch or tempfile.mkdtemp(prefix="check_readme.")
     shutil.rmtree(scratch, ignore_errors=True)
     bindir = os.path.join(scratch, "bin")
     os.makedirs(bindir)
@@ -190,6 +196,10 @@ def check_readme(args, readme_path):
         try:
             if tag == "snippet":
                 check_snippet(args.root, argument, body, first, readme)
+            elif tag == "not-checked":
+                if len(argument.split()) < 2:
+                    raise Failure(f"{readme}:{first - 1}: not-checked needs a reason in words, "
+                                  "e.g. <!-- not-checked: an illustration of the layout -->")
             elif tag == "run":
                 if language != "console":
                     raise Failure(f"{readme}:{first - 1}: <!-- run --> goes with a ```console block")
@@ -214,7 +224,7 @@ def check_readme(args, readme_path):
                         raise Failure(f"{readme}:{first - 1}: {path} does not contain \"{quoted}\"")
         except Failure as e:
             problems.append(str(e))
-    return problems, len(blocks)
+    return problems, len(blocks), sum(1 for b in blocks if b[0] == "not-checked")
 
 
 def self_test(args):
@@ -243,6 +253,9 @@ def self_test(args):
         "an indented block fails": ("text\n\n    statecheck list\n", "README.md:3: indented code block"),
         "wrong console output fails": (good.replace("6 steps", "5 steps"), "README.md:10: console output differs"),
         "a wrong exit status fails": (good.replace("\n1\n```", "\n0\n```"), "README.md:16: console output differs"),
+        "a not-checked block with a reason passes": ("<!-- not-checked: an illustration only -->\n```\nx\n```\n", None),
+        "a not-checked block without a reason fails": ("<!-- not-checked -->\n```\nx\n```\n",
+                                                       "README.md:2: not-checked needs a reason"),
     }
     failed = 0
     for name, (text, expect) in cases.items():
@@ -257,7 +270,7 @@ def self_test(args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", required=True, help="repository root; tag paths are relative to it")
-    parser.add_argument("--readme", help="the README to check")
+    parser.add_argument("--readme", action="append", default=[], help="a document to check (repeatable)")
     parser.add_argument("--bin", action="append", default=[], help="NAME=PATH put on PATH for console blocks")
     parser.add_argument("--prefix-path", help="CMAKE_PREFIX_PATH for console blocks (finds statecheck)")
     parser.add_argument("--cxx", help="C++ compiler for console blocks that configure CMake projects")
@@ -267,11 +280,19 @@ def main():
     args.root = os.path.abspath(args.root)
     if args.self_test:
         return self_test(args)
-    problems, count = check_readme(args, os.path.abspath(args.readme))
-    for p in problems:
-        print(p, file=sys.stderr)
-    print(f"README: {count} code blocks checked, {len(problems)} with problems")
-    return 1 if problems else 0
+    if not args.readme:
+        parser.error("give --readme FILE (one or more)")
+    failed = 0
+    for k, path in enumerate(args.readme):
+        # Each document gets its own scratch folder: its console blocks start from a clean copy.
+        scratch = os.path.join(args.scratch, str(k)) if args.scratch and len(args.readme) > 1 else None
+        problems, count, unchecked = check_readme(args, os.path.abspath(path), scratch)
+        for p in problems:
+            print(p, file=sys.stderr)
+        name = os.path.relpath(os.path.abspath(path), args.root)
+        print(f"{name}: {count} code blocks, {unchecked} of them marked not-checked, {len(problems)} with problems")
+        failed += 1 if problems else 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

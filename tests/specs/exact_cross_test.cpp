@@ -1,8 +1,12 @@
 // Every documented configuration of every bundled spec (examples and HDDS),
 // checked once with fingerprints and once with --exact (full states): the
 // counts, the verdict and the counterexample must be identical, or the hash
-// compaction lost a state.
+// compaction lost a state. Both results must also match the run's documented
+// expectation (the verdict and trace length its README states), and every run
+// must document one: an empty or malformed expectation fails here.
 #include <catch2/catch.hpp>
+#include <optional>
+#include <sstream>
 
 #include "check_helpers.hpp"
 #include "statecheck/registry.hpp"
@@ -22,7 +26,49 @@ std::vector<int> values_of(const statecheck::SpecEntry& e, const statecheck::Sui
   return values;
 }
 
+/// A run's documented expectation: "ok" or "violation PROPERTY LENGTH".
+struct Expectation {
+  bool violation = false;
+  std::string property;
+  std::size_t length = 0;
+};
+
+/// Parses `text` strictly: nothing (the empty text included) but the two forms.
+std::optional<Expectation> parse_expectation(const std::string& text) {
+  if (text == "ok") return Expectation{};
+  std::istringstream in(text);
+  std::string word, rest;
+  Expectation e{true, "", 0};
+  in >> word >> e.property >> e.length;
+  if (word != "violation" || in.fail() || e.length == 0 || in >> rest) return std::nullopt;
+  return e;
+}
+
+void require_expected(const statecheck::CheckResult& r, const Expectation& want) {
+  if (!want.violation) {
+    REQUIRE(r.outcome == statecheck::Outcome::ok);
+    return;
+  }
+  REQUIRE(r.outcome == statecheck::Outcome::violation);
+  REQUIRE(r.violation->property == want.property);
+  REQUIRE(r.violation->length() == want.length);
+}
+
 }  // namespace
+
+TEST_CASE("a run's expectation is parsed strictly", "[exact]") {
+  REQUIRE(parse_expectation("ok").has_value());
+  REQUIRE(!parse_expectation("ok")->violation);
+  const std::optional<Expectation> v = parse_expectation("violation NoUntrackedDelete 10");
+  REQUIRE(v.has_value());
+  REQUIRE(v->property == "NoUntrackedDelete");
+  REQUIRE(v->length == 10);
+  for (const char* bad : {"", " ", "OK", "violation", "violation P", "violation P 0", "violation P ten",
+                          "violation P 10 extra", "holds"}) {
+    INFO("'" << bad << "'");
+    REQUIRE(!parse_expectation(bad).has_value());
+  }
+}
 
 TEST_CASE("fingerprints and --exact agree on every documented configuration", "[exact]") {
   const auto& entries = statecheck::registry().entries();
@@ -32,7 +78,9 @@ TEST_CASE("fingerprints and --exact agree on every documented configuration", "[
     for (const statecheck::SuiteRun& run : e.suite) {
       std::string what = e.name;
       for (const auto& [name, text] : run.sets) what += " " + name + "=" + text;
-      INFO(what);
+      INFO(what << " (expects '" << run.expect << "')");
+      const std::optional<Expectation> want = parse_expectation(run.expect);
+      REQUIRE(want.has_value());  // every documented run states its verdict
       statecheck::CheckOptions o = test::options(2);
       o.memory = std::size_t{1} << 30;
       o.invariants = run.invariants;
@@ -42,6 +90,7 @@ TEST_CASE("fingerprints and --exact agree on every documented configuration", "[
       REQUIRE(exact.stats.exact);
       REQUIRE(hashed.outcome != statecheck::Outcome::limit);
       test::require_same(hashed, exact);
+      require_expected(hashed, *want);
       ++runs;
     }
   }

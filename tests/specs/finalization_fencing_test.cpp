@@ -1,5 +1,10 @@
-// finalization-fencing (HDDS-17090): the numbers of ../shared/hdds/BRIEFS.md sections 3.7
-// and 7, with 1, 2 and 4 threads, and the brief's traces replayed step by step.
+// finalization-fencing (HDDS-17090): the results of the modelling brief (sections 3.7
+// and 7, see specs/hdds/finalization_fencing/README.md), with 1, 2 and 4 threads, and
+// the brief's traces replayed step by step.
+// Where the numbers come from (docs/peers.md): counterexample properties,
+// lengths and steps are hand derivations, the modelling brief's step-by-step
+// traces from the report's reproduction (the spec README states each one);
+// state counts are regression pins: first measured by statecheck.
 #include "check_helpers.hpp"
 #include "specs/hdds/finalization_fencing/finalization_fencing.hpp"
 #include "statecheck/report.hpp"
@@ -50,6 +55,7 @@ TEST_CASE("as-is: a lagging follower fences the finalized datanode in 5 steps", 
     require_violation(r, "NoFinalizedDatanodeFenced", 5);
     // s2 and s3 are symmetric followers; BFS prints s2, enumerated first (README).
     REQUIRE(test::labels(r.violation->trace) == as_is_trace);
+    // State counts: regression pins, first measured by statecheck.
     REQUIRE(r.stats.distinct == (sc == Scenario::fixed_leader ? 69u : 401u));
     REQUIRE(statecheck::value_text(r.violation->trace.back().state) ==
             "{fin_logged: true, scm_ver: [FIN, PRE, PRE], true_leader: s1, is_leader: {0}, leader_ready: {0}, "
@@ -82,6 +88,7 @@ TEST_CASE("as-is: the brief's trace through s3 is accepted and ends fenced", "[f
 }
 
 TEST_CASE("patched, fixed leader: holds, and the control datanode is still fenced", "[finalization-fencing]") {
+  // State counts: regression pins, first measured by statecheck.
   require_ok(test::check_all_threads(ff::make_spec(cfg(Variant::patched, Scenario::fixed_leader))), 110, 322, 10);
   // An ok outcome with dx means ControlDatanodeFenced was reached.
   const auto r = test::check_all_threads(ff::make_spec(cfg(Variant::patched, Scenario::fixed_leader, 1, 1, true)));
@@ -110,6 +117,7 @@ TEST_CASE("patched: the lagging follower's rejection becomes a retry", "[finaliz
 
 TEST_CASE("as-is: the control datanode is fenced, by followers too", "[finalization-fencing]") {
   // Without restarts no finalized datanode re-registers, so the run completes and the goal is checked.
+  // State counts: regression pins, first measured by statecheck.
   require_ok(test::check_all_threads(ff::make_spec(cfg(Variant::as_is, Scenario::fixed_leader, 1, 0, true)),
                                      only("NoFinalizedDatanodeFenced")),
              52, 124, 7);
@@ -126,6 +134,7 @@ TEST_CASE("patched, leader change: the deposed leader fences in 6 steps (brief 7
   const auto r = test::check_all_threads(ff::make_spec(cfg(Variant::patched, Scenario::leader_change)));
   require_violation(r, "NoFinalizedDatanodeFenced", 6);
   REQUIRE(test::labels(r.violation->trace) == residual_trace);
+  // State counts: regression pins, first measured by statecheck.
   REQUIRE(r.stats.distinct == 791);
   REQUIRE(statecheck::value_text(r.violation->trace.back().state) ==
           "{fin_logged: true, scm_ver: [PRE, FIN, PRE], true_leader: s2, is_leader: {0, 1}, leader_ready: {0}, "
@@ -178,6 +187,7 @@ TEST_CASE("patched, leader change: the deposed leader also fences dx without aut
 
 TEST_CASE("whole leader-change spaces, explored with LeaderBeliefsConsistent", "[finalization-fencing]") {
   const auto inv = only("LeaderBeliefsConsistent");
+  // State counts: regression pins, first measured by statecheck.
   require_ok(test::check_all_threads(ff::make_spec(cfg(Variant::as_is, Scenario::leader_change)), inv), 9999, 49516,
              18);
   require_ok(test::check_all_threads(ff::make_spec(cfg(Variant::patched, Scenario::leader_change)), inv), 9657, 48052,
@@ -192,6 +202,8 @@ TEST_CASE("ablation: brief 3.5 read literally gives the brief's 39 states", "[fi
   // can never register with a follower, against section 3.7 and the report (README).
   auto c = cfg(Variant::patched, Scenario::fixed_leader);
   c.retry_all = true;
+  // 39 distinct: the count of the brief's independent exhaustive check (its section 7,
+  // a program outside this repository); generated and depth: regression pins.
   require_ok(test::check_all_threads(ff::make_spec(c)), 39, 138, 8);
   c.scenario = Scenario::leader_change;
   const auto r = test::check_all_threads(ff::make_spec(c));

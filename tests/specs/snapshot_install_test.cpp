@@ -1,5 +1,11 @@
-// HDDS-16930 snapshot-install spec: the results of BRIEFS.md section 4 (and
-// section 7, which confirms them), each with 1, 2 and 4 threads.
+// HDDS-16930 snapshot-install spec: the results of the modelling brief's
+// section 4 (its section 7 confirms them; see the spec README), each with 1, 2
+// and 4 threads.
+// Where the numbers come from (docs/peers.md): counterexample properties,
+// lengths and steps are hand derivations, the modelling brief's step-by-step
+// traces from the report's reproduction (the spec README states each one);
+// state counts are regression pins: first measured by statecheck (a separate
+// plain BFS of the brief's section 4, outside this repository, agreed with them).
 #include "check_helpers.hpp"
 #include "specs/hdds/snapshot_install/snapshot_install.hpp"
 #include "statecheck/report.hpp"
@@ -71,6 +77,7 @@ TEST_CASE("as-is, purge: 5 steps also with two followers, two ids, crashes and n
 
 TEST_CASE("as-is, default purge rule: holds (no default-configuration route)", "[snapshot-install]") {
   auto c = cfg(si::Variant::as_is, si::Scenario::default_purge);
+  // State counts: regression pins, first measured by statecheck.
   require_ok(test::check_all_threads(si::make_spec(c)), {173, 497, 9});
   c.follower_flush = false;
   require_ok(test::check_all_threads(si::make_spec(c)), {65, 125, 8});
@@ -84,6 +91,7 @@ TEST_CASE("as-is, default purge rule: holds (no default-configuration route)", "
 
 TEST_CASE("patched: holds in both purge settings", "[snapshot-install]") {
   auto c = cfg(si::Variant::patched, si::Scenario::purge);
+  // State counts: regression pins, first measured by statecheck.
   require_ok(test::check_all_threads(si::make_spec(c)), {227, 747, 9});
   c.follower_flush = false;
   require_ok(test::check_all_threads(si::make_spec(c)), {192, 398, 9});
@@ -96,6 +104,7 @@ TEST_CASE("patched: holds with two followers and a crash-restart", "[snapshot-in
   auto c = cfg(si::Variant::patched, si::Scenario::purge);
   c.followers = 2;
   c.crashes = 1;
+  // State counts: regression pins, first measured by statecheck.
   require_ok(test::check_all_threads(si::make_spec(c)), {3922, 22763, 13});
   c.scenario = si::Scenario::default_purge;
   require_ok(test::check_all_threads(si::make_spec(c)), {2796, 13697, 14});
@@ -112,6 +121,7 @@ TEST_CASE("diagnostic FlushedBeforeReplace: as-is swaps the DB behind the applie
   REQUIRE(r.violation->length() == 5);
   REQUIRE(test::labels(r.violation->trace) == five_steps);
   // Without the exit-causing invariant checked, the model runs on past the exit.
+  // State counts: regression pins, first measured by statecheck.
   require_ok(test::check_all_threads(si::make_spec(c), only("NoLogGap")), {254, 788, 9});
 }
 
@@ -126,6 +136,7 @@ TEST_CASE("split install (HDDS-16928 window): 6 steps as-is; the patch holds wit
           std::vector<std::string>{"LeaderAppend(entry=remove_t1)", "LeaderAppend(entry=other)", "FollowerApply(f=0)",
                                    "LeaderSnapshotPurge(p=2)", "RatisInstallAck(f=0)", "Reinitialize(f=0)"});
   c.variant = si::Variant::patched;
+  // State counts: regression pins, first measured by statecheck.
   require_ok(test::check_all_threads(si::make_spec(c)), {473, 1299, 11});
 }
 
@@ -147,6 +158,7 @@ TEST_CASE("split install with a crash: NoLogGap fails in 4 steps in both variant
   auto c = cfg(si::Variant::patched, si::Scenario::default_purge);
   c.split_install = true;
   c.crashes = 1;
+  // State counts: regression pins, first measured by statecheck.
   require_ok(test::check_all_threads(si::make_spec(c)), {558, 1602, 13});
   c.crashes = 2;
   const auto r = test::check_all_threads(si::make_spec(c));

@@ -114,7 +114,7 @@ TEST_CASE("checkpoint: two-phase N=5 stopped at several levels and resumed equal
   const auto spec = examples::two_phase::make_spec({5});
   const CheckResult whole = statecheck::check(spec, test::options(1));
   REQUIRE(whole.outcome == Outcome::ok);
-  REQUIRE(whole.stats.distinct == 8832);
+  REQUIRE(whole.stats.distinct == 8832);  // peer tools' count for two-phase N=5 (docs/peers.md)
   for (std::uint32_t stop : {1u, 2u, 7u, whole.stats.depth}) {
     for (unsigned threads : {1u, 4u}) {
       INFO("stop after level " << stop << ", " << threads << " threads");
@@ -152,7 +152,7 @@ TEST_CASE("checkpoint: --exact runs are checkpointed and resumed too", "[checkpo
   auto o = test::options(2);
   o.exact = true;
   const CheckResult whole = statecheck::check(spec, o);
-  REQUIRE(whole.stats.distinct == 1568);
+  REQUIRE(whole.stats.distinct == 1568);  // peer tools' count for two-phase N=4 (docs/peers.md)
   TempDir dir;
   require_identical(whole, run_in_pieces(spec, o, {5, 9}, {2, 1}, dir.path));
 }

@@ -44,7 +44,7 @@ TEST_CASE("a state without successors is a deadlock, unless allowed", "[search]"
   REQUIRE(r.outcome == Outcome::violation);
   REQUIRE(r.violation->kind == Violation::Kind::deadlock);
   REQUIRE(r.violation->length() == 3);
-  REQUIRE(r.stats.distinct == 4);
+  REQUIRE(r.stats.distinct == 4);   // hand derivation: x = 0..3
   REQUIRE(r.stats.generated == 4);  // 1 initial + 3 successors
   REQUIRE(test::check_all_threads(counter<true>(3)).outcome == Outcome::ok);
   auto o = test::options(1);
@@ -86,7 +86,7 @@ TEST_CASE("constraint, depth bound and several initial states", "[search]") {
   const auto bounded = statecheck::check(grid, o);
   REQUIRE(bounded.depth_bounded);
   REQUIRE(bounded.stats.depth == 2);
-  REQUIRE(bounded.stats.distinct == 6);
+  REQUIRE(bounded.stats.distinct == 6);  // hand derivation: the first two levels above, 2 + 4
 }
 
 TEST_CASE("an exception in spec code is reported with its action and trace", "[search]") {

@@ -1,6 +1,6 @@
 // HDDS-17090: a lagging follower SCM rejects the registration of a datanode that the
 // leader already finalized, and the datanode shuts down; as-is and patched, with the
-// deposed-leader residual of the patch. Model: ../shared/hdds/BRIEFS.md section 3 (and 7).
+// deposed-leader residual of the patch. The report and the model: README.md.
 // State and constants: types.hpp; guards and effects: actions.hpp; details: README.md.
 #pragma once
 

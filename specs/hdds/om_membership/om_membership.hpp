@@ -1,6 +1,6 @@
 // HDDS-16840: OM bootstrap and decommission build the Raft configuration from
 // the leader's peer list (as-is), or from Ratis's configuration with
-// compare-and-set (patched). Brief: ../shared/hdds/BRIEFS.md section 1 and 7.
+// compare-and-set (patched). The report and the model: README.md.
 #pragma once
 
 #include <vector>

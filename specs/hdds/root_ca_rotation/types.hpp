@@ -1,5 +1,5 @@
 // State and constants of the root-ca-rotation spec (HDDS-16914, HDDS-16913).
-// See README.md for the mechanism and ../../../../shared/hdds/BRIEFS.md section 2.
+// See README.md for the report, the mechanism and the model.
 #pragma once
 
 #include <bit>

@@ -1,7 +1,7 @@
 // HDDS-16930: a follower SCM exits when it installs a Ratis snapshot while its
 // removed-transaction set (deletingTxIDs) is not yet flushed; as-is and with
 // the patch that flushes the transaction buffer before the install.
-// Modelled after ../shared/hdds/BRIEFS.md section 4; see README.md.
+// The report and the model: README.md ("What the report says", "What is modelled").
 #pragma once
 
 #include <algorithm>

@@ -2,7 +2,7 @@
 // still queued on the datanode when the late "replica gone" report completes
 // the pending op. SCM forgets the copy, the balancer moves the container back
 // to that datanode, and the queued copy deletes the imported replica while the
-// move reports COMPLETED. Brief: ../shared/hdds/BRIEFS.md section 5 (and 7).
+// move reports COMPLETED. The report and the model: README.md.
 #pragma once
 
 #include <vector>
