@@ -38,6 +38,24 @@ TEST_CASE("t20 spec faults: an invariant that throws, exit 3 naming it, with the
   REQUIRE_THAT(walk.out, Catch::Contains("Small blew up"));
 }
 
+TEST_CASE("t20 spec faults: spec code that throws what is not a std::exception is a spec error, not a crash",
+          "[hostile][spec-faults]") {
+  // Both ended the process through std::terminate (SIGABRT) before.
+  for (const char* command : {"check", "simulate", "check --dump-graph /dev/null"}) {
+    INFO(command);
+    const test::Run init = test::run(faults, std::string(command) + " --set fault=4 --threads 2");
+    INFO(init.out);
+    REQUIRE(init.code == 3);
+    REQUIRE_THAT(init.out, Catch::Contains("error: spec error in init (combination 0): an exception that is not a "
+                                           "std::exception"));
+    const test::Run property = test::run(faults, std::string(command) + " --set fault=5 --threads 2");
+    INFO(property.out);
+    REQUIRE(property.code == 3);
+    REQUIRE_THAT(property.out, Catch::Contains("error: spec error in property check: "));
+    REQUIRE_THAT(property.out, Catch::Contains("an exception that is not a std::exception"));
+  }
+}
+
 TEST_CASE("t20 spec faults: no initial state is refused in one line, exit 2", "[hostile][spec-faults]") {
   for (const char* command : {"check", "simulate"}) {
     INFO(command);

@@ -86,3 +86,23 @@ TEST_CASE("spec errors: 64 invariants are each checked; a 65th is refused", "[sp
   REQUIRE_THROWS_MATCHES(statecheck::check(over, test::options(1)), statecheck::config_error,
                          Catch::Message("spec 'many' declares more than 64 invariants"));
 }
+
+TEST_CASE("spec errors: init or an invariant throwing what is not a std::exception is an error too", "[spec-errors]") {
+  const auto odd_init = statecheck::spec<Counter>(
+      "odd-init", statecheck::init([](Counter&) { throw 7; }), statecheck::actions(climb()), statecheck::allow_deadlock);
+  const auto r = test::check_all_threads(odd_init);
+  REQUIRE(r.outcome == Outcome::error);
+  REQUIRE(r.error->where == "init (combination 0)");
+  REQUIRE(r.error->message == "an exception that is not a std::exception");
+  const auto odd_invariant = statecheck::spec<Counter>(
+      "odd-invariant", statecheck::init([](Counter&) {}), statecheck::actions(climb()),
+      statecheck::invariants(statecheck::invariant("Odd", [](const Counter& s) {
+        if (s.x == 1) throw 7;
+        return true;
+      })),
+      statecheck::allow_deadlock);
+  const auto q = test::check_all_threads(odd_invariant);
+  REQUIRE(q.outcome == Outcome::error);
+  REQUIRE(q.error->message == "Odd: an exception that is not a std::exception");
+  REQUIRE(q.error->trace.size() == 2);
+}
