@@ -112,6 +112,7 @@ bool VisitedSet::restore(unsigned bits, const std::byte* words, std::uint64_t si
 }
 
 double VisitedSet::omission_probability() const {
+  if (size() < 2) return 0;  // no pair to confuse (and n(n-1)/2 would be -0 for n = 0)
   const double n = static_cast<double>(size());
   const double p = n * (n - 1) / 2 * std::ldexp(1.0, -static_cast<int>(fingerprint_bits()));
   return p > 1 ? 1 : p;

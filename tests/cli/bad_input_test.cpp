@@ -8,7 +8,8 @@
 #include <set>
 #include <string>
 
-#include "run_binary.hpp"
+#include "support/run_binary.hpp"
+#include "support/temp_dir.hpp"
 
 namespace fs = std::filesystem;
 
@@ -194,22 +195,15 @@ std::set<std::string> listing(const fs::path& dir) {
 
 /// The fixtures, and the saved traces replay rows need, in a fresh directory.
 struct Fixtures {
-  fs::path root;
-  fs::path in;
+  test::TempDir temp{"bad-input"};
+  fs::path root = temp.path;
+  fs::path in = root / "in";
   Fixtures() {
-    char name[] = "/tmp/statecheck-bad-input-XXXXXX";
-    REQUIRE(mkdtemp(name) != nullptr);
-    root = name;
-    in = root / "in";
     fs::create_directories(in / "empty-dir");
     std::ofstream(in / "file.txt") << "not a directory\n";
     std::ofstream(in / "empty.json").flush();
     save(in / "die-hard.json", "check die-hard --format json --quiet");
     save(in / "hanoi.json", "check hanoi --set disks=3 --format json --quiet");
-  }
-  ~Fixtures() {
-    std::error_code ec;
-    fs::remove_all(root, ec);
   }
   Fixtures(const Fixtures&) = delete;
   Fixtures& operator=(const Fixtures&) = delete;

@@ -9,7 +9,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "run_binary.hpp"
+#include "support/json.hpp"
+#include "support/run_binary.hpp"
+#include "support/temp_dir.hpp"
 
 using test::lines;
 using test::run;
@@ -29,7 +31,7 @@ TEST_CASE("exit codes: 0 holds, 1 violated", "[cli]") {
 TEST_CASE("json format: one document with stats and the trace", "[cli]") {
   const Run r = statecheck("check die-hard --format json --threads 2");
   REQUIRE(r.code == 1);
-  const auto doc = nlohmann::json::parse(r.out);
+  const auto doc = test::parse_json(r.out);
   REQUIRE(doc["format"] == "statecheck-trace");
   REQUIRE(doc["version"] == 1);
   REQUIRE(doc["run"]["spec"] == "die-hard");
@@ -47,7 +49,7 @@ TEST_CASE("json format: one document with stats and the trace", "[cli]") {
 
   const Run ok = statecheck("check two-phase --set rms=4 --format json");
   REQUIRE(ok.code == 0);
-  const auto okdoc = nlohmann::json::parse(ok.out);
+  const auto okdoc = test::parse_json(ok.out);
   REQUIRE(okdoc["run"]["constants"]["rms"] == "4");
   REQUIRE(okdoc["outcome"] == "ok");
   REQUIRE(okdoc["run"]["visited_set"]["hash"] == "XXH3-128");
@@ -76,62 +78,12 @@ TEST_CASE("a memory budget that fills: clean stop, exit 3", "[cli]") {
   REQUIRE_THAT(r.out, Catch::Contains("raise --memory"));
 }
 
-TEST_CASE("SIGINT stops a long run with the partial summary, exit 3", "[cli]") {
-  // Interrupt once the search is under way (its first progress line), however loaded the machine.
-  char path[] = "/tmp/statecheck-sigint-XXXXXX";
-  const int fd = mkstemp(path);
-  REQUIRE(fd >= 0);
-  close(fd);
-  const std::string log = path;
-  const Run r = run("sh", std::string("-c '") + STATECHECK_BIN + " check two-phase --set rms=10 --progress 0.2 2>" +
-                              log + " & pid=$!; for i in $(seq 300); do grep -q depth " + log +
-                              " && break; sleep 0.1; done; kill -INT $pid; wait $pid'");
-  std::remove(log.c_str());
-  REQUIRE(r.code == 3);
-  REQUIRE_THAT(r.out, Catch::Contains("stopped: interrupted while expanding level"));
-  REQUIRE_THAT(r.out, Catch::Contains("distinct states"));
-}
-
-namespace {
-
-/// Counts that a resumed run must reproduce exactly.
-void require_same_counts(const nlohmann::json& a, const nlohmann::json& b) {
-  for (const char* key : {"distinct", "generated", "depth", "states_per_level", "actions"}) {
-    INFO(key);
-    REQUIRE(a["stats"][key] == b["stats"][key]);
-  }
-}
-
-}  // namespace
-
-TEST_CASE("SIGINT with --checkpoint: resuming gives the uninterrupted counts", "[cli][checkpoint]") {
-  char dir_template[] = "/tmp/statecheck-cli-ckpt-XXXXXX";
-  REQUIRE(mkdtemp(dir_template) != nullptr);
-  const std::string base = dir_template;
-  const std::string dir = base + "/ckpt";
-  const std::string log = base + "/stderr";
-  // Interrupt once the search is under way (its first progress line), about half a second in.
-  const Run stopped = run("sh", std::string("-c '") + STATECHECK_BIN + " check two-phase --set rms=8 --checkpoint " + dir +
-                                    " --progress 0.2 2>" + log + " & pid=$!; for i in $(seq 300); do grep -q depth " +
-                                    log + " && break; sleep 0.1; done; sleep 0.3; kill -INT $pid; wait $pid'");
-  REQUIRE(stopped.code == 3);
-  REQUIRE_THAT(stopped.out, Catch::Contains("stopped: interrupted while expanding level"));
-  REQUIRE_THAT(stopped.out, Catch::Contains("checkpoint written to " + dir +
-                                            "; continue with: statecheck check two-phase --set rms=8 --resume " + dir));
-  const Run resumed = statecheck("check two-phase --set rms=8 --resume " + dir + " --format json --quiet");
-  const Run whole = statecheck("check two-phase --set rms=8 --format json --quiet");
-  std::filesystem::remove_all(base);
-  REQUIRE(resumed.code == 0);
-  REQUIRE(whole.code == 0);
-  const auto a = nlohmann::json::parse(whole.out);
-  REQUIRE(a["stats"]["distinct"] == 1745408);
-  require_same_counts(a, nlohmann::json::parse(resumed.out));
-}
+// Signals (SIGINT, SIGTERM, a second Ctrl-C, SIGINT with --checkpoint then --resume):
+// tests/hostile/t20_signals_test.cpp, on a fixture spec that blocks until signalled.
 
 TEST_CASE("a usage error writes nothing to the --checkpoint directory", "[cli][checkpoint]") {
-  char dir_template[] = "/tmp/statecheck-cli-ckpt-XXXXXX";
-  REQUIRE(mkdtemp(dir_template) != nullptr);
-  const std::string dir = std::string(dir_template) + "/ckpt";
+  const test::TempDir temp("cli-ckpt");
+  const std::string dir = temp.sub("ckpt");
   for (const char* bad : {"--set rms=99", "--invariant Nope", "--set rms=3 --resume /no/such/dir"}) {
     INFO(bad);
     REQUIRE(statecheck("check two-phase --checkpoint " + dir + " " + bad).code == 2);
@@ -141,7 +93,6 @@ TEST_CASE("a usage error writes nothing to the --checkpoint directory", "[cli][c
   REQUIRE(statecheck("check die-hard --checkpoint " + dir + " --checkpoint-every 0.000000001 --quiet").code == 1);
   REQUIRE(std::filesystem::exists(dir + "/checkpoint.sckp"));
   const Run other = statecheck("check two-phase --resume " + dir + " --checkpoint " + dir);
-  std::filesystem::remove_all(dir_template);
   REQUIRE(other.code == 2);
   REQUIRE_THAT(other.out, Catch::Contains("was written by spec 'die-hard', not 'two-phase'"));
 }

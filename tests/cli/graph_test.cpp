@@ -9,32 +9,22 @@
 #include <sstream>
 #include <string>
 
-#include "run_binary.hpp"
+#include "support/files.hpp"
+#include "support/json.hpp"
+#include "support/run_binary.hpp"
+#include "support/temp_dir.hpp"
 
 using test::Run;
 using test::statecheck;
 
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using test::read_text;
 
-/// A fresh path for an output file, removed when the test ends.
+/// A fresh path for an output file (not created), removed when the test ends.
 struct TempFile {
-  TempFile() {
-    char name[] = "/tmp/statecheck-graph-XXXXXX";
-    const int fd = mkstemp(name);
-    REQUIRE(fd >= 0);
-    close(fd);
-    path = name;
-    std::remove(path.c_str());
-  }
-  ~TempFile() { std::remove(path.c_str()); }
-  std::string path;
+  test::TempDir dir{"graph"};
+  std::string path = dir.sub("graph.dot");
 };
 
 }  // namespace
@@ -45,22 +35,22 @@ TEST_CASE("dump-graph: the DOT of die-hard, byte for byte, with its counterexamp
   REQUIRE(r.code == 1);  // the check's own verdict
   REQUIRE_THAT(r.out, Catch::Contains("violation: invariant NotSolved fails after 6 steps"));
   REQUIRE_THAT(r.out, Catch::Contains("graph: 16 states, 96 transitions written to " + dot.path));
-  REQUIRE(read_file(dot.path) == read_file(GOLDEN_DIR "/die_hard.dot"));
+  REQUIRE(read_text(dot.path) == read_text(GOLDEN_DIR "/die_hard.dot"));
 }
 
 TEST_CASE("dump-graph: --max-depth bounds the graph as it bounds the check", "[cli][graph]") {
   const TempFile dot;
   const Run graph = statecheck("check two-phase --set rms=5 --max-depth 3 --quiet --dump-graph " + dot.path);
   const Run check = statecheck("check two-phase --set rms=5 --max-depth 3 --format json");
-  const auto doc = nlohmann::json::parse(check.out);
+  const auto doc = test::parse_json(check.out);
   REQUIRE(doc["stats"]["distinct"] == 67);
   // Every successor of the expanded levels is one edge: generated minus the initial state.
   REQUIRE_THAT(graph.out, Catch::Contains("graph: 67 states, 121 transitions written to"));
   REQUIRE(doc["stats"]["generated"] == 122);
   const Run json = statecheck("check two-phase --set rms=5 --max-depth 3 --format json --dump-graph " + dot.path);
-  REQUIRE(nlohmann::json::parse(json.out)["graph"] ==
+  REQUIRE(test::parse_json(json.out)["graph"] ==
           nlohmann::json({{"file", dot.path}, {"states", 67}, {"transitions", 121}}));
-  const std::string text = read_file(dot.path);
+  const std::string text = read_text(dot.path);
   REQUIRE_THAT(text, Catch::StartsWith("// statecheck --dump-graph: 67 states, 121 transitions."));
   REQUIRE_THAT(text, Catch::Contains("  s66 [label=") && !Catch::Contains("  s67 ["));
 }
@@ -86,7 +76,7 @@ TEST_CASE("coverage of two-phase rms=3: per action and per parameter value", "[c
     INFO(threads);
     const Run r = statecheck(std::string("check two-phase --set rms=3 --coverage --format json --threads ") + threads);
     REQUIRE(r.code == 0);
-    const auto doc = nlohmann::json::parse(r.out);
+    const auto doc = test::parse_json(r.out);
     const auto& actions = doc["coverage"]["actions"];
     REQUIRE(actions.size() == 7);
     const auto row = [&](const std::string& name) {

@@ -10,7 +10,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "run_binary.hpp"
+#include "support/json.hpp"
+#include "support/run_binary.hpp"
+#include "support/temp_dir.hpp"
 
 namespace {
 
@@ -23,15 +25,6 @@ using test::statecheck;
 /// A fresh directory for the saved traces of one test case, removed after it.
 class TraceDir {
  public:
-  TraceDir() {
-    char pattern[] = "/tmp/statecheck-replay-XXXXXX";
-    REQUIRE(mkdtemp(pattern) != nullptr);
-    dir_ = pattern;
-  }
-  ~TraceDir() { std::filesystem::remove_all(dir_); }
-  TraceDir(const TraceDir&) = delete;
-  TraceDir& operator=(const TraceDir&) = delete;
-
   std::string write_text(const std::string& name, const std::string& text) const {
     const std::string path = dir_ + "/" + name;
     std::ofstream(path) << text;
@@ -43,12 +36,13 @@ class TraceDir {
     const Run r = statecheck("check " + args + " --format json --progress 0");
     REQUIRE(r.code == expected_code);
     write_text(name, r.out);
-    return json::parse(r.out);
+    return test::parse_json(r.out);
   }
   std::string path(const std::string& name) const { return dir_ + "/" + name; }
 
  private:
-  std::string dir_;
+  test::TempDir temp_{"replay"};
+  const std::string& dir_ = temp_.path;
 };
 
 void require_usage_error(const Run& r, const std::string& message) {
@@ -96,7 +90,7 @@ TEST_CASE("replay: die-hard's saved trace reproduces, in text and JSON", "[cli][
 
   const Run as_json = statecheck("replay die-hard " + dir.path("die-hard.json") + " --format json");
   REQUIRE(as_json.code == 0);
-  const json doc = json::parse(as_json.out);
+  const json doc = test::parse_json(as_json.out);
   REQUIRE(doc["format"] == "statecheck-replay");
   REQUIRE(doc["verdict"] == "reproduces");
   REQUIRE(doc["step"].is_null());

@@ -5,7 +5,8 @@
 #include <sstream>
 #include <string>
 
-#include "run_binary.hpp"
+#include "support/json.hpp"
+#include "support/run_binary.hpp"
 
 using test::Run;
 using test::statecheck;
@@ -37,7 +38,7 @@ TEST_CASE("simulate die-hard: the lowest failing walk of seed 3, its trace as ch
 
   const Run json = statecheck("simulate die-hard --seed 3 --depth 10 --runs 2000 --format json");
   REQUIRE(json.code == 1);
-  const auto doc = nlohmann::json::parse(json.out);
+  const auto doc = test::parse_json(json.out);
   REQUIRE(doc["outcome"] == "violation");
   REQUIRE(doc["violation"]["property"] == "NotSolved");
   REQUIRE(doc["violation"]["length"] == 8);
@@ -105,11 +106,4 @@ TEST_CASE("simulate usage errors: one line, exit 2", "[cli][simulate]") {
   }
 }
 
-TEST_CASE("simulate: SIGINT stops the walks with the walks counted so far, exit 3", "[cli][simulate]") {
-  const Run r = test::run("sh", std::string("-c '") + STATECHECK_BIN +
-                                    " simulate two-phase --set rms=10 --depth 1000 --runs 100000000000 & pid=$!;"
-                                    " sleep 2; kill -INT $pid; wait $pid'");
-  REQUIRE(r.code == 3);
-  REQUIRE_THAT(r.out, Catch::Contains("stopped: interrupted after "));
-  REQUIRE_THAT(r.out, Catch::Contains("  walks             "));
-}
+// simulate stopped by SIGINT and SIGTERM: tests/hostile/t20_signals_test.cpp.

@@ -10,7 +10,10 @@
 #include <iterator>
 #include <random>
 
-#include "check_helpers.hpp"
+#include "support/check_helpers.hpp"
+#include "support/files.hpp"
+#include "support/fixture_specs.hpp"
+#include "support/temp_dir.hpp"
 #include "examples/die_hard.hpp"
 #include "examples/two_phase.hpp"
 #include "specs/hdds/finalization_fencing/finalization_fencing.hpp"
@@ -23,17 +26,10 @@ using statecheck::Outcome;
 
 namespace {
 
-/// A fresh directory under /tmp, removed with its contents at the end of the test.
-struct TempDir {
-  std::string path;
-  TempDir() {
-    char name[] = "/tmp/statecheck-checkpoint-test-XXXXXX";
-    REQUIRE(mkdtemp(name) != nullptr);
-    path = name;
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-  std::string sub(const std::string& name) const { return path + "/" + name; }
-};
+using test::Grid;
+using test::read_bytes;
+using test::TempDir;
+using test::write_bytes;
 
 /// Counts and the counterexample, plus the statistics a resume must carry over.
 void require_identical(const CheckResult& a, const CheckResult& b) {
@@ -70,19 +66,6 @@ CheckResult run_in_pieces(const Spec& spec, CheckOptions o, const std::vector<st
   return {};
 }
 
-std::vector<std::byte> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::vector<std::byte> bytes(chars.size());
-  std::memcpy(bytes.data(), chars.data(), chars.size());
-  return bytes;
-}
-
-void write_file(const std::string& path, const std::vector<std::byte>& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-}
-
 /// The one-line refusal parse_checkpoint gives `bytes`.
 std::string refusal(const std::vector<std::byte>& bytes) {
   statecheck::detail::TraceLog log;
@@ -93,11 +76,6 @@ std::string refusal(const std::vector<std::byte>& bytes) {
   }
   return "accepted";
 }
-
-struct Grid {
-  BOOST_HANA_DEFINE_STRUCT(Grid, (std::uint16_t, x), (std::uint16_t, y));
-  friend bool operator==(const Grid&, const Grid&) = default;
-};
 
 /// A 400 x 400 grid whose corner (300, 300) breaks an invariant 600 levels deep.
 auto grid_spec() {
@@ -221,7 +199,7 @@ TEST_CASE("checkpoint: a truncated or corrupted file is refused cleanly", "[chec
   o.stop_after_level = 4;
   REQUIRE(statecheck::check(examples::die_hard::make_spec({}), o).outcome == Outcome::limit);
   const std::string file = dir.sub("checkpoint.sckp");
-  const std::vector<std::byte> good = read_file(file);
+  const std::vector<std::byte> good = read_bytes(file);
   REQUIRE(refusal(good) == "accepted");
   REQUIRE(good.size() > 8u << 20);  // the 2^20-word visited set
   // Every cut: in the header, in each section header and inside each payload.
@@ -253,7 +231,7 @@ TEST_CASE("checkpoint: a truncated or corrupted file is refused cleanly", "[chec
   bad[8] = std::byte{9};
   REQUIRE_THAT(refusal(bad), Catch::Contains("(format version 9; this statecheck reads version 1)"));
   // Through a resume: the same line, and the search never starts.
-  write_file(file, std::vector<std::byte>(good.begin(), good.begin() + 5000));
+  write_bytes(file, std::vector<std::byte>(good.begin(), good.begin() + 5000));
   auto resume = test::options(1);
   resume.checkpoint.resume = dir.path;
   REQUIRE_THROWS_WITH(statecheck::check(examples::die_hard::make_spec({}), resume),
@@ -266,7 +244,7 @@ TEST_CASE("checkpoint: damage behind valid checksums is refused, never read out 
   o.checkpoint.dir = dir.path;
   o.stop_after_level = 5;
   REQUIRE(statecheck::check(examples::die_hard::make_spec({}), o).outcome == Outcome::limit);
-  const std::vector<std::byte> good = read_file(dir.sub("checkpoint.sckp"));
+  const std::vector<std::byte> good = read_bytes(dir.sub("checkpoint.sckp"));
   // Section offsets (the format of detail/checkpoint.hpp); the visited set is skipped (any bits are a table).
   std::vector<std::pair<std::size_t, std::size_t>> sections;
   for (std::size_t at = 16; at < good.size();) {

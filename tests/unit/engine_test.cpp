@@ -6,7 +6,7 @@
 #include <set>
 #include <thread>
 
-#include "check_helpers.hpp"
+#include "support/check_helpers.hpp"
 #include "statecheck/detail/model.hpp"
 #include "statecheck/detail/trace_builder.hpp"
 #include "statecheck/detail/trace_log.hpp"

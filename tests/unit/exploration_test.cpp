@@ -4,7 +4,8 @@
 // sequential graph against the parallel search.
 #include <catch2/catch.hpp>
 
-#include "check_helpers.hpp"
+#include "support/check_helpers.hpp"
+#include "support/fixture_specs.hpp"
 #include "examples/die_hard.hpp"
 #include "statecheck/detail/coverage.hpp"
 #include "statecheck/detail/search.hpp"
@@ -18,10 +19,7 @@ namespace detail = statecheck::detail;
 
 namespace {
 
-struct Counter {
-  BOOST_HANA_DEFINE_STRUCT(Counter, (std::uint8_t, x), (std::uint8_t, y));
-  friend bool operator==(const Counter&, const Counter&) = default;
-};
+using test::Counter;
 
 /// x climbs by 1 or 2 up to 4; by=3 and Break are never enabled.
 auto stairs() {

@@ -3,7 +3,8 @@
 // the memory budget and property selection.
 #include <catch2/catch.hpp>
 
-#include "check_helpers.hpp"
+#include "support/check_helpers.hpp"
+#include "support/fixture_specs.hpp"
 #include "examples/two_phase.hpp"
 #include "statecheck/statecheck.hpp"
 
@@ -12,10 +13,7 @@ using statecheck::Violation;
 
 namespace {
 
-struct Counter {
-  BOOST_HANA_DEFINE_STRUCT(Counter, (std::uint8_t, x), (std::uint8_t, y));
-  friend bool operator==(const Counter&, const Counter&) = default;
-};
+using test::Counter;
 
 /// x counts up to `limit` and then has nowhere to go.
 template <bool DeadlockOk>
@@ -30,10 +28,7 @@ auto counter(int limit) {
     return statecheck::spec<Counter>("counter", statecheck::init([](Counter&) {}), statecheck::actions(inc), reached);
 }
 
-struct Grid {
-  BOOST_HANA_DEFINE_STRUCT(Grid, (std::uint16_t, x), (std::uint16_t, y));
-  friend bool operator==(const Grid&, const Grid&) = default;
-};
+using test::Grid;
 
 int global_ticks = 0;  // read by a deliberately non-deterministic effect
 

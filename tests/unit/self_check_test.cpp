@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 #include <memory>
 
-#include "check_helpers.hpp"
+#include "support/check_helpers.hpp"
 #include "statecheck/statecheck.hpp"
 
 namespace {

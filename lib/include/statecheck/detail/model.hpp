@@ -6,6 +6,8 @@
 #include <cstring>
 #include <exception>
 #include <new>
+#include <stdexcept>
+#include <string>
 #include <tuple>
 #include <type_traits>
 
@@ -72,6 +74,10 @@ class model {
  private:
   static const model& self(const void* m) { return *static_cast<const model*>(m); }
 
+  /// What a spec error says when spec code threw something else than a
+  /// std::exception (caught like any other: it must not end the process).
+  static constexpr const char* foreign_exception = "an exception that is not a std::exception";
+
   static void initial(const void* m, Worker& w) {
     const model& me = self(m);
     std::uint32_t combination = 0;
@@ -87,6 +93,9 @@ class model {
       } catch (const std::exception& e) {
         w.discard_staged();
         w.error(c, 0, e.what());
+      } catch (...) {
+        w.discard_staged();
+        w.error(c, 0, foreign_exception);
       }
     };
     for_each_combination(me.spec_.init.params, make);
@@ -129,7 +138,7 @@ class model {
         w.error(rank, current, e.what());
       } catch (...) {
         w.discard_staged();
-        w.error(rank, current, "an exception that is not a std::exception");
+        w.error(rank, current, foreign_exception);
       }
     }
   }
@@ -149,12 +158,19 @@ class model {
         std::apply([&](const auto&... goal) { (note_goal(goal, s, g++, out, rank, property), ...); }, me.spec_.goals.list);
         if (failed) return;  // later ranks cannot be the first violation
       } catch (const std::exception& e) {
-        if (rank < out.error_rank) {
-          out.error_rank = rank;
-          out.error = std::string(property) + ": " + e.what();
-        }
+        note_check_error(out, rank, property, e.what());
+        return;
+      } catch (...) {
+        note_check_error(out, rank, property, foreign_exception);
         return;
       }
+    }
+  }
+
+  static void note_check_error(CheckOutcome& out, std::uint64_t rank, const char* property, const char* what) {
+    if (rank < out.error_rank) {
+      out.error_rank = rank;
+      out.error = std::string(property) + ": " + what;
     }
   }
 
@@ -182,10 +198,16 @@ class model {
   static bool make_initial(const void* m, std::uint32_t combination, std::byte* out) {
     const model& me = self(m);
     State* s = new (out) State{};
-    return with_combination(me.spec_.init.params, combination,
-                            std::apply([](const auto&... p) { return (std::size_t{1} * ... * p.values.size()); },
-                                       me.spec_.init.params),
-                            [&](const auto&... vs) { return run_init(me.spec_.init.fn, *s, vs...); });
+    try {
+      return with_combination(me.spec_.init.params, combination,
+                              std::apply([](const auto&... p) { return (std::size_t{1} * ... * p.values.size()); },
+                                         me.spec_.init.params),
+                              [&](const auto&... vs) { return run_init(me.spec_.init.fn, *s, vs...); });
+    } catch (const std::exception&) {
+      throw;
+    } catch (...) {  // the callers (simulate, replay, the graph) handle std::exception
+      throw std::runtime_error(foreign_exception);
+    }
   }
 
   static bool replay(const void* m, std::byte* state, std::uint32_t tid) {

@@ -1,0 +1,108 @@
+// Signals with no timing in them: the fixture hostile-t20_blocking blocks in
+// an effect (after writing a "ready" file) until the run is asked to stop, so
+// each signal here lands while the search or the walks are certainly running.
+#include <signal.h>
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "support/json.hpp"
+#include "support/process.hpp"
+#include "support/run_binary.hpp"
+#include "support/temp_dir.hpp"
+
+namespace {
+
+const std::string blocking = HOSTILE_BIN_DIR "/hostile-t20_blocking";
+
+/// A marker directory for the fixture, named in T20_MARKER_DIR while it lives
+/// (children started meanwhile block; later ones do not).
+struct Markers : test::TempDir {
+  Markers() : test::TempDir("t20-signals") { setenv("T20_MARKER_DIR", path.c_str(), 1); }
+  ~Markers() { unsetenv("T20_MARKER_DIR"); }
+};
+
+/// Runs the fixture with `args`, sends `sig` once it blocks, and returns how it ended.
+test::Child::End stopped_by(int sig, const std::vector<std::string>& args) {
+  const Markers dir;
+  test::Child child(blocking, args, dir.sub("out"));
+  child.wait_for_file(dir.sub("ready"));
+  child.signal(sig);
+  return child.wait();
+}
+
+}  // namespace
+
+TEST_CASE("t20 signals: SIGINT during check stops with the partial summary, exit 3", "[hostile][signals]") {
+  const auto end = stopped_by(SIGINT, {"--threads", "2", "--progress", "0"});
+  INFO(end.out);
+  REQUIRE(end.code == 3);
+  REQUIRE_THAT(end.out, Catch::Contains("stopped: interrupted while expanding level 2 (0 of 2 states expanded); "
+                                        "the statistics cover the levels before it"));
+  // Levels 1 (n = 0) and 2 (n = 1, 2): the self-check of level 2 runs Step from n = 2 and blocks there.
+  REQUIRE_THAT(end.out, Catch::Contains("  distinct states   3\n"));
+}
+
+TEST_CASE("t20 signals: SIGTERM stops a check like Ctrl-C, exit 3", "[hostile][signals]") {
+  const auto end = stopped_by(SIGTERM, {"--threads", "2", "--progress", "0"});
+  INFO(end.out);
+  REQUIRE(end.code == 3);
+  REQUIRE_THAT(end.out, Catch::Contains("stopped: interrupted while expanding level 2 (0 of 2 states expanded)"));
+}
+
+TEST_CASE("t20 signals: SIGINT and SIGTERM stop simulate with the walks so far, exit 3", "[hostile][signals]") {
+  for (const int sig : {SIGINT, SIGTERM}) {
+    INFO("signal " << sig);
+    const auto end = stopped_by(sig, {"simulate", "--threads", "1", "--depth", "1000", "--runs", "1000000"});
+    INFO(end.out);
+    REQUIRE(end.code == 3);
+    // The first walk blocks at its third step, so no walk is complete.
+    REQUIRE_THAT(end.out, Catch::Contains("stopped: interrupted after 0 complete walks"));
+    REQUIRE_THAT(end.out, Catch::Contains("  walks             0\n"));
+  }
+}
+
+TEST_CASE("t20 signals: a second Ctrl-C ends a run that does not stop, at once", "[hostile][signals]") {
+  const Markers dir;
+  test::Child child(blocking, {"--set", "hold=true", "--progress", "0"}, dir.sub("out"));
+  child.wait_for_file(dir.sub("ready"));
+  child.signal(SIGINT);
+  // The first one was handled (the stop is requested, SIGINT has its default action back).
+  child.wait_for_file(dir.sub("stopping"));
+  child.signal(SIGINT);
+  const auto end = child.wait();
+  INFO(end.out);
+  REQUIRE(end.signal == SIGINT);
+  REQUIRE_THAT(end.out, !Catch::Contains("stopped:"));
+}
+
+TEST_CASE("t20 signals: SIGINT with --checkpoint, resumed, gives the uninterrupted counts", "[hostile][signals]") {
+  const test::TempDir keep("t20-checkpoint");
+  const std::string ckpt = keep.sub("ckpt");
+  {
+    const Markers dir;
+    test::Child child(blocking, {"--checkpoint", ckpt, "--threads", "2", "--progress", "0"}, dir.sub("out"));
+    child.wait_for_file(dir.sub("ready"));
+    child.signal(SIGINT);
+    const auto end = child.wait();
+    INFO(end.out);
+    REQUIRE(end.code == 3);
+    REQUIRE_THAT(end.out, Catch::Contains("stopped: interrupted while expanding level "));
+    REQUIRE_THAT(end.out, Catch::Contains("; checkpoint written to " + ckpt + "; continue with: statecheck check "
+                                          "t20-blocking --set hold=false --resume " + ckpt));
+  }
+  const test::Run resumed = test::run(blocking, "--resume " + ckpt + " --format json --quiet");
+  const test::Run whole = test::run(blocking, "--format json --quiet");
+  REQUIRE(resumed.code == 0);
+  REQUIRE(whole.code == 0);
+  const auto a = test::parse_json(whole.out);
+  const auto b = test::parse_json(resumed.out);
+  REQUIRE(test::field(a, "stats/distinct") == 1001);  // n = 0..1000
+  REQUIRE(test::field(a, "stats/depth") == 501);      // levels: 500 steps of 2 reach n = 1000
+  REQUIRE(test::field(b, "resumed_from_level").get<int>() > 0);
+  for (const char* key : {"distinct", "generated", "depth", "states_per_level", "actions"}) {
+    INFO(key);
+    REQUIRE(test::field(a, std::string("stats/") + key) == test::field(b, std::string("stats/") + key));
+  }
+}

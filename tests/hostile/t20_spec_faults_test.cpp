@@ -1,0 +1,77 @@
+// Spec-author mistakes through a real checker (hostile-t20_faults): spec code
+// that throws in init or in a property ends the run with exit 3 and says
+// where; a spec with no initial state is refused in one line, exit 2; and the
+// suite tells a run that matches its documented verdict from one that does
+// not, or that documents none.
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "support/run_binary.hpp"
+
+namespace {
+
+const std::string faults = HOSTILE_BIN_DIR "/hostile-t20_faults";
+
+}  // namespace
+
+TEST_CASE("t20 spec faults: init that throws, exit 3 naming init", "[hostile][spec-faults]") {
+  for (const char* command : {"check", "simulate"}) {
+    INFO(command);
+    const test::Run r = test::run(faults, std::string(command) + " --set fault=1 --threads 2");
+    INFO(r.out);
+    REQUIRE(r.code == 3);
+    REQUIRE_THAT(r.out, Catch::Contains("error: spec error in init (combination 0): init blew up"));
+  }
+  // No state stored: nothing can have been confused (this printed "<= -0").
+  REQUIRE_THAT(test::run(faults, "--set fault=1").out, Catch::Contains(", omission probability <= 0\n"));
+}
+
+TEST_CASE("t20 spec faults: an invariant that throws, exit 3 naming it, with the trace", "[hostile][spec-faults]") {
+  const test::Run r = test::run(faults, "--set fault=2 --threads 2");
+  INFO(r.out);
+  REQUIRE(r.code == 3);
+  REQUIRE_THAT(r.out, Catch::Contains("error: spec error in property check: Small: Small blew up"));
+  REQUIRE_THAT(r.out, Catch::Contains("trace to the state where it happened (2 steps)"));
+  const test::Run walk = test::run(faults, "simulate --set fault=2 --runs 5 --depth 10");
+  INFO(walk.out);
+  REQUIRE(walk.code == 3);
+  REQUIRE_THAT(walk.out, Catch::Contains("Small blew up"));
+}
+
+TEST_CASE("t20 spec faults: spec code that throws what is not a std::exception is a spec error, not a crash",
+          "[hostile][spec-faults]") {
+  // Both ended the process through std::terminate (SIGABRT) before.
+  for (const char* command : {"check", "simulate", "check --dump-graph /dev/null"}) {
+    INFO(command);
+    const test::Run init = test::run(faults, std::string(command) + " --set fault=4 --threads 2");
+    INFO(init.out);
+    REQUIRE(init.code == 3);
+    REQUIRE_THAT(init.out, Catch::Contains("error: spec error in init (combination 0): an exception that is not a "
+                                           "std::exception"));
+    const test::Run property = test::run(faults, std::string(command) + " --set fault=5 --threads 2");
+    INFO(property.out);
+    REQUIRE(property.code == 3);
+    REQUIRE_THAT(property.out, Catch::Contains("error: spec error in property check: "));
+    REQUIRE_THAT(property.out, Catch::Contains("an exception that is not a std::exception"));
+  }
+}
+
+TEST_CASE("t20 spec faults: no initial state is refused in one line, exit 2", "[hostile][spec-faults]") {
+  for (const char* command : {"check", "simulate"}) {
+    INFO(command);
+    const test::Run r = test::run(faults, std::string(command) + " --set fault=3");
+    INFO(r.out);
+    REQUIRE(r.code == 2);
+    REQUIRE(r.out == "statecheck: error: spec 't20-faults' has no initial state: check its init function\n");
+  }
+}
+
+TEST_CASE("t20 suite: a documented verdict that differs, or none at all, is unexpected, exit 1", "[hostile][suite]") {
+  const test::Run r = test::run(faults, "suite --threads 2");
+  INFO(r.out);
+  REQUIRE(r.code == 1);
+  REQUIRE(test::lines(r.out) == 5);  // header, three runs, the total
+  REQUIRE_THAT(r.out, Catch::Contains("UNEXPECTED: the README says violation Small 2\n"));
+  REQUIRE_THAT(r.out, Catch::Contains("UNEXPECTED: no verdict is documented for this run"));
+  REQUIRE_THAT(r.out, Catch::EndsWith("3 runs, 1 as documented, 2 unexpected\n"));
+}
