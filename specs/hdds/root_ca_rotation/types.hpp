@@ -102,6 +102,7 @@ struct State {
       (Rot, rot),                                           // leader only
       (Tally, tally),                                       // leader only
       (ScmSet, ack_senders),            // ghost: senders of the acks the leader tallied
+      (std::uint8_t, acks_tallied),     // ghost: acks the leader tallied (= as-is tally size)
       (ScmSet, prepared_once),          // ghost: SCMs that finished a prepare task
       (ScmSet, prepared_at_decision));  // ghost: prepared_once when the leader committed
   friend bool operator==(const State&, const State&) = default;
