@@ -13,7 +13,9 @@ STATECHECK_REGISTER(root_ca_rotation, "HDDS-16914: SCM leader counts root CA rot
                      {"NoScmFailsCommit"}},
                     {{{"variant", "as-is"}, {"scenario", "atomic-task"}, {"crashes", "0"}},
                      "violation DuplicateAckWindow 0"},
-                    {{{"variant", "patched"}, {"scenario", "atomic-task"}}, "ok"},
+                    {{{"variant", "patched"}, {"scenario", "atomic-task"}}, "ok",
+                     {"OneAckPerScm", "CommitOnlyWhenAllPrepared", "NoScmFailsCommit"}},
+                    {{{"variant", "patched"}, {"scenario", "atomic-task"}}, "violation CommitPersistsNewSerial 18"},
                     {{{"variant", "patched"}, {"scenario", "atomic-task"}, {"restart", "until-committed"}},
-                     "violation NoScmFailsCommit 19"},
-                    {{{"variant", "patched"}, {"scenario", "split-task"}}, "violation NoScmFailsCommit 22"});
+                     "violation NoScmFailsCommit 19", {"NoScmFailsCommit"}},
+                    {{{"variant", "patched"}, {"scenario", "split-task"}}, "violation NoScmFailsCommit 22", {"NoScmFailsCommit"}});

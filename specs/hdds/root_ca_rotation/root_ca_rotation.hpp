@@ -18,6 +18,7 @@ inline void finish_prepare(State& st, int s) {
   ScmView& v = st.scm[s];
   v.sub_ca_next = true;
   ++v.issued;
+  v.cert_id = true;  // sendRotationPrepareAck: setSubCACertId, then the ack
   st.log.push_back(Entry::make(EntryKind::ack, s, v.issued));
   st.prepared_once.insert(s);
   v.task = Task::none;
@@ -27,7 +28,41 @@ inline void finish_prepare(State& st, int s) {
 /// certificate (BRIEFS 2.4); by then the leader no longer counts acks.
 inline void reack(State& st, int s) {
   st.log.push_back(Entry::make(EntryKind::ack, s, st.scm[s].issued));
+  st.scm[s].cert_id = true;
   st.scm[s].task = Task::none;
+}
+
+/// Memory is lost, the disk survives: a kill, or the SCM's own exit.
+inline void lose_memory(ScmView& v) {
+  v.up = false;
+  v.applied = v.flushed;
+  v.task = Task::none;
+  v.rotated = false;
+  v.cert_id = false;
+}
+
+/// rotationCommit: move sub-ca to sub-ca-previous, sub-ca-next to sub-ca,
+/// then persist newSubCACertId as the SCM's certificate serial.
+inline void apply_commit(ScmView& v) {
+  if (!v.sub_ca_next) {
+    // The second move fails: shutDown, and the SCM cannot start again
+    // without scm/sub-ca.
+    v.sub_ca = SubCa::missing;
+    v.up = false;
+    v.task = Task::none;
+    return;
+  }
+  v.sub_ca_next = false;
+  v.sub_ca = SubCa::new_root;
+  if (!v.cert_id) {
+    // setScmCertSerialId(null) throws NullPointerException, which the
+    // handler's IOException catch misses; the state machine's applyTransaction
+    // terminates the SCM. VERSION keeps the old serial; applied is not advanced.
+    v.stale_serial = true;
+    lose_memory(v);
+    return;
+  }
+  ++v.applied;
 }
 
 /// Apply(s) of the next log entry, as the SCM state machine's handler does.
@@ -49,6 +84,7 @@ inline void apply_entry(State& st, int s, Variant variant) {
       // shouldSkipRootCert compares the in-memory root only.
       if (v.rotated) break;
       v.task = Task::pending;
+      v.cert_id = false;  // newSubCACertId.set(null)
       if (s == leader) {
         st.tally.clear();
         st.ack_senders = {};
@@ -64,19 +100,11 @@ inline void apply_entry(State& st, int s, Variant variant) {
       break;
     case EntryKind::commit:
       if (v.rotated) break;
-      if (!v.sub_ca_next) {
-        // sub-ca moved to sub-ca-previous, the second move fails: shutDown,
-        // and the SCM cannot start again without scm/sub-ca.
-        v.sub_ca = SubCa::missing;
-        v.up = false;
-        v.task = Task::none;
-        return;
-      }
-      v.sub_ca_next = false;
-      v.sub_ca = SubCa::new_root;
-      break;
+      apply_commit(v);
+      return;
     case EntryKind::committed:
       v.rotated = true;
+      v.cert_id = false;  // reset state after reloading the certificate
       break;
   }
   ++v.applied;
@@ -191,11 +219,7 @@ inline auto make_spec(const Config& c) {
               "Crash", follower,
               [](const State& st, Scm s) { return st.scm[idx(s)].up && st.crashes_left > 0; },
               [](State& st, Scm s) {
-                ScmView& v = st.scm[idx(s)];
-                v.up = false;
-                v.applied = v.flushed;
-                v.task = Task::none;
-                v.rotated = false;
+                lose_memory(st.scm[idx(s)]);
                 --st.crashes_left;
               }),
           statecheck::action(
@@ -222,6 +246,14 @@ inline auto make_spec(const Config& c) {
                                 [](const State& st) {
                                   for (const ScmView& v : st.scm)
                                     if (v.sub_ca == SubCa::missing) return false;
+                                  return true;
+                                }),
+          // rotationCommit persisted newSubCACertId; a null one kills the SCM
+          // and leaves VERSION naming the old sub-CA certificate.
+          statecheck::invariant("CommitPersistsNewSerial",
+                                [](const State& st) {
+                                  for (const ScmView& v : st.scm)
+                                    if (v.stale_serial) return false;
                                   return true;
                                 })),
       // Guards against a vacuous model: both ends of a rotation are reachable.

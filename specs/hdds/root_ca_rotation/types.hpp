@@ -79,8 +79,9 @@ struct Tally {
   friend bool operator==(Tally, Tally) = default;
 };
 
-/// Everything one SCM holds. Memory: up, applied, task, rotated. Disk:
-/// flushed (the persisted applied index), sub_ca_next, sub_ca, issued.
+/// Everything one SCM holds. Memory: up, applied, task, rotated, cert_id.
+/// Disk: flushed (the persisted applied index), sub_ca_next, sub_ca, issued,
+/// stale_serial.
 struct ScmView {
   BOOST_HANA_DEFINE_STRUCT(ScmView,
       (bool, up),                 // process running
@@ -90,7 +91,9 @@ struct ScmView {
       (bool, sub_ca_next),        // scm/sub-ca-next exists (READY)
       (SubCa, sub_ca),            // scm/sub-ca
       (bool, rotated),            // the in-memory root is the new one: skip PREPARE and COMMIT
-      (std::uint8_t, issued));    // sub-CA certificates issued to this SCM
+      (bool, cert_id),            // the handler's newSubCACertId is set (not null)
+      (std::uint8_t, issued),     // sub-CA certificates issued to this SCM
+      (bool, stale_serial));      // COMMIT moved sub-ca but could not persist the new serial
   friend bool operator==(const ScmView&, const ScmView&) = default;
 };
 
