@@ -236,3 +236,23 @@ TEST_CASE("newSubCACertId: a restarted follower applies COMMIT with a null certi
     REQUIRE(field(r, "scm[1].applied") == "4");  // COMMIT not recorded as applied
   }
 }
+
+TEST_CASE("commit-crash: a follower killed between rotationCommit's two moves cannot start, in both variants",
+          "[root-ca-rotation]") {
+  // Every SCM prepared and acked once; s2 is killed after moving sub-ca to
+  // sub-ca-previous and before moving sub-ca-next to sub-ca.
+  for (rca::Config c : {as_is_atomic, patched_atomic}) {
+    c.commit_crash = true;
+    const auto r = only(c, "NoScmFailsCommit");
+    require_violation(r, "NoScmFailsCommit", 15);
+    REQUIRE(test::labels(r.violation->trace) ==
+            Labels{"StartRotation", "Apply(scm=s1)", "Apply(scm=s2)", "Apply(scm=s3)", "PrepTask(scm=s1)",
+                   "Apply(scm=s1)", "Apply(scm=s2)", "PrepTask(scm=s2)", "Apply(scm=s1)", "Apply(scm=s2)",
+                   "PrepTask(scm=s3)", "Apply(scm=s1)", "Apply(scm=s2)", "CheckAcks", "CrashMidCommit(scm=s2)"});
+    REQUIRE(field(r, "prepared_at_decision") == "{s1, s2, s3}");
+    REQUIRE(field(r, "scm[1].sub_ca") == "moved_out");
+    REQUIRE(field(r, "scm[1].sub_ca_next") == "true");
+  }
+  // Off by default: the same configuration without it never reaches moved_out
+  // (NoScmFailsCommit holds patched, see above).
+}

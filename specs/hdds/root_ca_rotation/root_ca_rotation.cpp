@@ -18,4 +18,6 @@ STATECHECK_REGISTER(root_ca_rotation, "HDDS-16914: SCM leader counts root CA rot
                     {{{"variant", "patched"}, {"scenario", "atomic-task"}}, "violation CommitPersistsNewSerial 18"},
                     {{{"variant", "patched"}, {"scenario", "atomic-task"}, {"restart", "until-committed"}},
                      "violation NoScmFailsCommit 19", {"NoScmFailsCommit"}},
-                    {{{"variant", "patched"}, {"scenario", "split-task"}}, "violation NoScmFailsCommit 22", {"NoScmFailsCommit"}});
+                    {{{"variant", "patched"}, {"scenario", "split-task"}}, "violation NoScmFailsCommit 22", {"NoScmFailsCommit"}},
+                    {{{"variant", "patched"}, {"scenario", "atomic-task"}, {"commit-crash", "true"}},
+                     "violation NoScmFailsCommit 15", {"NoScmFailsCommit"}});

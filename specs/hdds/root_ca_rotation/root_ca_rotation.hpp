@@ -71,6 +71,14 @@ inline void apply_commit(ScmView& v) {
 /// prepare task (delay 0) before the ack-wait task (1 s initial delay). So the
 /// wait task, which both commits and times out, runs only after the leader's
 /// own prepare task has finished and acked.
+/// The next entry s applies is a COMMIT that rotationCommit will act on, and
+/// sub-ca-next is there, so its first move (sub-ca to sub-ca-previous) succeeds.
+inline bool commit_moves_next(const State& st, int s) {
+  const ScmView& v = st.scm[s];
+  return v.up && std::size_t{v.applied} < st.log.size() && st.log[v.applied].kind() == EntryKind::commit &&
+         !v.rotated && v.sub_ca_next;
+}
+
 inline bool leader_task_ran(const State& st) {
   const ScmView& v = st.scm[leader];
   return v.up && v.applied >= 1 && v.task == Task::none;
@@ -222,11 +230,22 @@ inline auto make_spec(const Config& c) {
                 lose_memory(st.scm[idx(s)]);
                 --st.crashes_left;
               }),
+          // commit-crash: killed after rotationCommit moved sub-ca to
+          // sub-ca-previous and before it moved sub-ca-next to sub-ca.
+          statecheck::when(c.commit_crash, statecheck::action(
+              "CrashMidCommit", follower,
+              [](const State& st, Scm s) { return st.crashes_left > 0 && commit_moves_next(st, idx(s)); },
+              [](State& st, Scm s) {
+                ScmView& v = st.scm[idx(s)];
+                v.sub_ca = SubCa::moved_out;
+                lose_memory(v);
+                --st.crashes_left;
+              })),
           statecheck::action(
               "Restart", follower,
               [](const State& st, Scm s) {
                 const ScmView& v = st.scm[idx(s)];
-                return !v.up && v.sub_ca != SubCa::missing;
+                return !v.up && v.sub_ca != SubCa::missing && v.sub_ca != SubCa::moved_out;
               },
               [c](State& st, Scm s) {
                 ScmView& v = st.scm[idx(s)];
@@ -245,7 +264,7 @@ inline auto make_spec(const Config& c) {
           statecheck::invariant("NoScmFailsCommit",
                                 [](const State& st) {
                                   for (const ScmView& v : st.scm)
-                                    if (v.sub_ca == SubCa::missing) return false;
+                                    if (v.sub_ca == SubCa::missing || v.sub_ca == SubCa::moved_out) return false;
                                   return true;
                                 }),
           // rotationCommit persisted newSubCACertId; a null one kills the SCM

@@ -28,8 +28,10 @@ STATECHECK_ENUM(Scm, s1, s2, s3, s4, s5);
 // The background SubCARotationPrepareTask; running only with the split task.
 STATECHECK_ENUM(Task, none, pending, running);
 // The on-disk scm/sub-ca directory: under the old root, under the new root
-// (COMMIT applied), or missing (COMMIT found no sub-ca-next: the SCM is broken).
-STATECHECK_ENUM(SubCa, old_root, new_root, missing);
+// (COMMIT applied), missing (COMMIT found no sub-ca-next), or moved_out (killed
+// between COMMIT's two moves: sub-ca is in sub-ca-previous, sub-ca-next not yet
+// moved). Either of the last two leaves an SCM that cannot start.
+STATECHECK_ENUM(SubCa, old_root, new_root, missing, moved_out);
 // Rotation state in the leader's RootCARotationManager.
 STATECHECK_ENUM(Rot, idle, waiting, committed, failed);
 STATECHECK_ENUM(EntryKind, prepare, ack, commit, committed);
@@ -118,6 +120,7 @@ struct Config {
   int crashes = 1;
   RestartRule restart = RestartRule::from_disk;
   FlushRule flush = FlushRule::any;
+  bool commit_crash = false;
 };
 
 inline const auto config = statecheck::constants<Config>(
@@ -133,8 +136,10 @@ inline const auto config = statecheck::constants<Config>(
                        "on restart 'already rotated' is re-derived from sub-ca on disk, or stays "
                        "false until COMMITTED is applied again"),
     statecheck::choice("flush", &Config::flush, {{"any", FlushRule::any}, {"observable", FlushRule::observable}},
-                       "any: every running SCM flushes (BRIEFS 2.4); observable: only a follower while "
-                       "crashes are left, the only flushes a later crash can observe"));
+                       "any: every running SCM flushes; observable: only a follower while "
+                       "crashes are left, the only flushes a later crash can observe"),
+    statecheck::boolean("commit-crash", &Config::commit_crash,
+                        "a follower may be killed between rotationCommit's two moves"));
 
 }  // namespace specs::hdds::root_ca_rotation
 
