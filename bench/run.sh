@@ -95,7 +95,8 @@ for s in $SUITES; do
     hdds) while read -r spec sets; do
             [[ -z "$spec" || "$spec" == \#* ]] && continue
             echo "== $spec $sets" >&2
-            args=(); for kv in $sets; do args+=(--set "$kv"); done
+            # NAME=VALUE sets a constant; a token that starts with -- (--invariant=NAME) is passed as is.
+            args=(); for kv in $sets; do [[ "$kv" == --* ]] && args+=("$kv") || args+=(--set "$kv"); done
             for t in $THREADS; do
               timed "$SC" check "$spec" "${args[@]}" --threads "$t" --format json --progress 0
               read -r states gen < <(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["stats"]; print(d["distinct"], d["generated"]-1)' "$WD/out")

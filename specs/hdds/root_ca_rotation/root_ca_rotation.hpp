@@ -2,7 +2,8 @@
 // certificate, so one SCM that acks twice (crash before flush, PREPARE
 // replayed) lets it commit before every SCM prepared. The patch counts SCM
 // ids; the split-task scenario shows the residual HDDS-16913.
-// Modelled after BRIEFS.md section 2 with the section 7 corrections; see README.md.
+// The leader's two manager tasks are serialised (see leader_task_ran); README.md
+// says what is modelled and why.
 #pragma once
 
 #include <vector>
@@ -17,6 +18,7 @@ inline void finish_prepare(State& st, int s) {
   ScmView& v = st.scm[s];
   v.sub_ca_next = true;
   ++v.issued;
+  v.cert_id = true;  // sendRotationPrepareAck: setSubCACertId, then the ack
   st.log.push_back(Entry::make(EntryKind::ack, s, v.issued));
   st.prepared_once.insert(s);
   v.task = Task::none;
@@ -26,10 +28,62 @@ inline void finish_prepare(State& st, int s) {
 /// certificate (BRIEFS 2.4); by then the leader no longer counts acks.
 inline void reack(State& st, int s) {
   st.log.push_back(Entry::make(EntryKind::ack, s, st.scm[s].issued));
+  st.scm[s].cert_id = true;
   st.scm[s].task = Task::none;
 }
 
+/// Memory is lost, the disk survives: a kill, or the SCM's own exit.
+inline void lose_memory(ScmView& v) {
+  v.up = false;
+  v.applied = v.flushed;
+  v.task = Task::none;
+  v.rotated = false;
+  v.cert_id = false;
+}
+
+/// rotationCommit: move sub-ca to sub-ca-previous, sub-ca-next to sub-ca,
+/// then persist newSubCACertId as the SCM's certificate serial.
+inline void apply_commit(ScmView& v) {
+  if (!v.sub_ca_next) {
+    // The second move fails: shutDown, and the SCM cannot start again
+    // without scm/sub-ca.
+    v.sub_ca = SubCa::missing;
+    v.up = false;
+    v.task = Task::none;
+    return;
+  }
+  v.sub_ca_next = false;
+  v.sub_ca = SubCa::new_root;
+  if (!v.cert_id) {
+    // setScmCertSerialId(null) throws NullPointerException, which the
+    // handler's IOException catch misses; the state machine's applyTransaction
+    // terminates the SCM. VERSION keeps the old serial; applied is not advanced.
+    v.stale_serial = true;
+    lose_memory(v);
+    return;
+  }
+  ++v.applied;
+}
+
 /// Apply(s) of the next log entry, as the SCM state machine's handler does.
+/// RootCARotationManager runs its tasks on one single-thread executor, both
+/// synchronized on the manager class: applying PREPARE queues the leader's
+/// prepare task (delay 0) before the ack-wait task (1 s initial delay). So the
+/// wait task, which both commits and times out, runs only after the leader's
+/// own prepare task has finished and acked.
+/// The next entry s applies is a COMMIT that rotationCommit will act on, and
+/// sub-ca-next is there, so its first move (sub-ca to sub-ca-previous) succeeds.
+inline bool commit_moves_next(const State& st, int s) {
+  const ScmView& v = st.scm[s];
+  return v.up && std::size_t{v.applied} < st.log.size() && st.log[v.applied].kind() == EntryKind::commit &&
+         !v.rotated && v.sub_ca_next;
+}
+
+inline bool leader_task_ran(const State& st) {
+  const ScmView& v = st.scm[leader];
+  return v.up && v.applied >= 1 && v.task == Task::none;
+}
+
 inline void apply_entry(State& st, int s, Variant variant) {
   ScmView& v = st.scm[s];
   const Entry e = st.log[v.applied];
@@ -38,9 +92,11 @@ inline void apply_entry(State& st, int s, Variant variant) {
       // shouldSkipRootCert compares the in-memory root only.
       if (v.rotated) break;
       v.task = Task::pending;
+      v.cert_id = false;  // newSubCACertId.set(null)
       if (s == leader) {
         st.tally.clear();
         st.ack_senders = {};
+        st.acks_tallied = 0;
       }
       break;
     case EntryKind::ack:
@@ -48,22 +104,15 @@ inline void apply_entry(State& st, int s, Variant variant) {
       if (s != leader || st.rot != Rot::waiting) break;
       st.tally.insert(e.scm(), variant == Variant::as_is ? e.serial() : 0);
       st.ack_senders.insert(e.scm());
+      ++st.acks_tallied;
       break;
     case EntryKind::commit:
       if (v.rotated) break;
-      if (!v.sub_ca_next) {
-        // sub-ca moved to sub-ca-previous, the second move fails: shutDown,
-        // and the SCM cannot start again without scm/sub-ca.
-        v.sub_ca = SubCa::missing;
-        v.up = false;
-        v.task = Task::none;
-        return;
-      }
-      v.sub_ca_next = false;
-      v.sub_ca = SubCa::new_root;
-      break;
+      apply_commit(v);
+      return;
     case EntryKind::committed:
       v.rotated = true;
+      v.cert_id = false;  // reset state after reloading the certificate
       break;
   }
   ++v.applied;
@@ -147,7 +196,7 @@ inline auto make_spec(const Config& c) {
           statecheck::action(
               "CheckAcks",
               [n](const State& st) {
-                return st.scm[leader].up && st.rot == Rot::waiting && st.tally.size() == n;
+                return leader_task_ran(st) && st.rot == Rot::waiting && st.tally.size() == n;
               },
               [](State& st) {
                 st.log.push_back(Entry::make(EntryKind::commit));
@@ -157,7 +206,7 @@ inline auto make_spec(const Config& c) {
               }),
           // hdds.x509.ca.rotation.ack.timeout, as an untimed event.
           statecheck::action(
-              "AckTimeout", [](const State& st) { return st.scm[leader].up && st.rot == Rot::waiting; },
+              "AckTimeout", [](const State& st) { return leader_task_ran(st) && st.rot == Rot::waiting; },
               [](State& st) { st.rot = Rot::failed; }),
           // Environment: the transaction buffer flush persists the applied index.
           // A no-op flush is left out. flush=observable also leaves out the
@@ -178,24 +227,31 @@ inline auto make_spec(const Config& c) {
               "Crash", follower,
               [](const State& st, Scm s) { return st.scm[idx(s)].up && st.crashes_left > 0; },
               [](State& st, Scm s) {
-                ScmView& v = st.scm[idx(s)];
-                v.up = false;
-                v.applied = v.flushed;
-                v.task = Task::none;
-                v.rotated = false;
+                lose_memory(st.scm[idx(s)]);
                 --st.crashes_left;
               }),
+          // commit-crash: killed after rotationCommit moved sub-ca to
+          // sub-ca-previous and before it moved sub-ca-next to sub-ca.
+          statecheck::when(c.commit_crash, statecheck::action(
+              "CrashMidCommit", follower,
+              [](const State& st, Scm s) { return st.crashes_left > 0 && commit_moves_next(st, idx(s)); },
+              [](State& st, Scm s) {
+                ScmView& v = st.scm[idx(s)];
+                v.sub_ca = SubCa::moved_out;
+                lose_memory(v);
+                --st.crashes_left;
+              })),
           statecheck::action(
               "Restart", follower,
               [](const State& st, Scm s) {
                 const ScmView& v = st.scm[idx(s)];
-                return !v.up && v.sub_ca != SubCa::missing;
+                return !v.up && v.sub_ca != SubCa::missing && v.sub_ca != SubCa::moved_out;
               },
               [c](State& st, Scm s) {
                 ScmView& v = st.scm[idx(s)];
                 v.up = true;
                 // from-disk: the loaded sub-CA chain already has the new root
-                // once COMMIT was applied (BRIEFS section 7).
+                // once COMMIT was applied (see README.md, "Restart rule").
                 v.rotated = c.restart == RestartRule::from_disk && v.sub_ca == SubCa::new_root;
               })),
       statecheck::invariants(
@@ -208,14 +264,15 @@ inline auto make_spec(const Config& c) {
           statecheck::invariant("NoScmFailsCommit",
                                 [](const State& st) {
                                   for (const ScmView& v : st.scm)
-                                    if (v.sub_ca == SubCa::missing) return false;
+                                    if (v.sub_ca == SubCa::missing || v.sub_ca == SubCa::moved_out) return false;
                                   return true;
                                 }),
-          // Diagnostic: the report's symptom, a follower that breaks.
-          statecheck::invariant("NoFollowerFailsCommit",
+          // rotationCommit persisted newSubCACertId; a null one kills the SCM
+          // and leaves VERSION naming the old sub-CA certificate.
+          statecheck::invariant("CommitPersistsNewSerial",
                                 [](const State& st) {
-                                  for (int i = 1; i < st.scm.size(); ++i)
-                                    if (st.scm[i].sub_ca == SubCa::missing) return false;
+                                  for (const ScmView& v : st.scm)
+                                    if (v.stale_serial) return false;
                                   return true;
                                 })),
       // Guards against a vacuous model: both ends of a rotation are reachable.
@@ -227,7 +284,13 @@ inline auto make_spec(const Config& c) {
                                if (!v.rotated || v.sub_ca != SubCa::new_root) return false;
                              return true;
                            }),
-          statecheck::goal("RotationTimesOut", [](const State& st) { return st.rot == Rot::failed; })));
+          statecheck::goal("RotationTimesOut", [](const State& st) { return st.rot == Rot::failed; }),
+          // The bug window: the leader waits with as many acks as peers from
+          // fewer SCMs, where the as-is tally lets CheckAcks commit. A patched
+          // "ok" is not vacuous only if the patched run gets here too.
+          statecheck::goal("DuplicateAckWindow", [n](const State& st) {
+            return st.rot == Rot::waiting && st.acks_tallied == n && st.ack_senders.size() < n;
+          })));
 }
 
 }  // namespace specs::hdds::root_ca_rotation

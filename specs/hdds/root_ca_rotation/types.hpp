@@ -28,8 +28,10 @@ STATECHECK_ENUM(Scm, s1, s2, s3, s4, s5);
 // The background SubCARotationPrepareTask; running only with the split task.
 STATECHECK_ENUM(Task, none, pending, running);
 // The on-disk scm/sub-ca directory: under the old root, under the new root
-// (COMMIT applied), or missing (COMMIT found no sub-ca-next: the SCM is broken).
-STATECHECK_ENUM(SubCa, old_root, new_root, missing);
+// (COMMIT applied), missing (COMMIT found no sub-ca-next), or moved_out (killed
+// between COMMIT's two moves: sub-ca is in sub-ca-previous, sub-ca-next not yet
+// moved). Either of the last two leaves an SCM that cannot start.
+STATECHECK_ENUM(SubCa, old_root, new_root, missing, moved_out);
 // Rotation state in the leader's RootCARotationManager.
 STATECHECK_ENUM(Rot, idle, waiting, committed, failed);
 STATECHECK_ENUM(EntryKind, prepare, ack, commit, committed);
@@ -79,8 +81,9 @@ struct Tally {
   friend bool operator==(Tally, Tally) = default;
 };
 
-/// Everything one SCM holds. Memory: up, applied, task, rotated. Disk:
-/// flushed (the persisted applied index), sub_ca_next, sub_ca, issued.
+/// Everything one SCM holds. Memory: up, applied, task, rotated, cert_id.
+/// Disk: flushed (the persisted applied index), sub_ca_next, sub_ca, issued,
+/// stale_serial.
 struct ScmView {
   BOOST_HANA_DEFINE_STRUCT(ScmView,
       (bool, up),                 // process running
@@ -90,7 +93,9 @@ struct ScmView {
       (bool, sub_ca_next),        // scm/sub-ca-next exists (READY)
       (SubCa, sub_ca),            // scm/sub-ca
       (bool, rotated),            // the in-memory root is the new one: skip PREPARE and COMMIT
-      (std::uint8_t, issued));    // sub-CA certificates issued to this SCM
+      (bool, cert_id),            // the handler's newSubCACertId is set (not null)
+      (std::uint8_t, issued),     // sub-CA certificates issued to this SCM
+      (bool, stale_serial));      // COMMIT moved sub-ca but could not persist the new serial
   friend bool operator==(const ScmView&, const ScmView&) = default;
 };
 
@@ -102,6 +107,7 @@ struct State {
       (Rot, rot),                                           // leader only
       (Tally, tally),                                       // leader only
       (ScmSet, ack_senders),            // ghost: senders of the acks the leader tallied
+      (std::uint8_t, acks_tallied),     // ghost: acks the leader tallied (= as-is tally size)
       (ScmSet, prepared_once),          // ghost: SCMs that finished a prepare task
       (ScmSet, prepared_at_decision));  // ghost: prepared_once when the leader committed
   friend bool operator==(const State&, const State&) = default;
@@ -114,6 +120,7 @@ struct Config {
   int crashes = 1;
   RestartRule restart = RestartRule::from_disk;
   FlushRule flush = FlushRule::any;
+  bool commit_crash = false;
 };
 
 inline const auto config = statecheck::constants<Config>(
@@ -129,8 +136,10 @@ inline const auto config = statecheck::constants<Config>(
                        "on restart 'already rotated' is re-derived from sub-ca on disk, or stays "
                        "false until COMMITTED is applied again"),
     statecheck::choice("flush", &Config::flush, {{"any", FlushRule::any}, {"observable", FlushRule::observable}},
-                       "any: every running SCM flushes (BRIEFS 2.4); observable: only a follower while "
-                       "crashes are left, the only flushes a later crash can observe"));
+                       "any: every running SCM flushes; observable: only a follower while "
+                       "crashes are left, the only flushes a later crash can observe"),
+    statecheck::boolean("commit-crash", &Config::commit_crash,
+                        "a follower may be killed between rotationCommit's two moves"));
 
 }  // namespace specs::hdds::root_ca_rotation
 
