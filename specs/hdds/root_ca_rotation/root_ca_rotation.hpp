@@ -75,7 +75,7 @@ inline void apply_commit(ScmView& v) {
 /// sub-ca-next is there, so its first move (sub-ca to sub-ca-previous) succeeds.
 inline bool commit_moves_next(const State& st, int s) {
   const ScmView& v = st.scm[s];
-  return v.up && std::size_t{v.applied} < st.log.size() && st.log[v.applied].kind() == EntryKind::commit &&
+  return v.up && v.applied < st.log.size() && st.log[v.applied].kind() == EntryKind::commit &&
          !v.rotated && v.sub_ca_next;
 }
 
