@@ -25,7 +25,7 @@ class model {
   static constexpr bool raw = std::has_unique_object_representations_v<State>;
   static_assert(alignof(State) <= 8, "statecheck: state members aligned above 8 bytes are not supported");
 
-  explicit model(const Spec& spec) : spec_(spec), table_(spec_) {}
+  explicit model(const Spec& spec) : spec_(spec), table_(spec_) { require_unique_names(spec_); }
   model(const model&) = delete;
   model& operator=(const model&) = delete;
 
@@ -87,6 +87,9 @@ class model {
       } catch (const std::exception& e) {
         w.discard_staged();
         w.error(c, 0, e.what());
+      } catch (...) {
+        w.discard_staged();
+        w.error(c, 0, non_std_exception);
       }
     };
     for_each_combination(me.spec_.init.params, make);
@@ -129,7 +132,7 @@ class model {
         w.error(rank, current, e.what());
       } catch (...) {
         w.discard_staged();
-        w.error(rank, current, "an exception that is not a std::exception");
+        w.error(rank, current, non_std_exception);
       }
     }
   }
@@ -152,6 +155,12 @@ class model {
         if (rank < out.error_rank) {
           out.error_rank = rank;
           out.error = std::string(property) + ": " + e.what();
+        }
+        return;
+      } catch (...) {
+        if (rank < out.error_rank) {
+          out.error_rank = rank;
+          out.error = std::string(property) + ": " + non_std_exception;
         }
         return;
       }
