@@ -112,6 +112,15 @@ TEST_CASE("a long user string is clipped in one-line errors", "[hostile][files]"
   }
 }
 
+TEST_CASE("a newline in a user string does not split the one-line error", "[hostile][files]") {
+  const auto set = sh(bin + " check two-phase --set 'rms=4\n5'");
+  CHECK(set.code == 2);
+  CHECK(set.err == "statecheck: error: constant rms takes an integer in 1..10, not '4\\n5'\n");
+  const auto spec = sh(bin + " check 'die\nhard'");
+  CHECK(spec.code == 2);
+  CHECK(hostile::lines(spec.err) == 1);
+}
+
 TEST_CASE("empty paths are refused, not taken as none", "[hostile][files][paths]") {
   const std::string fix = " takes a path, not an empty string; give a file or directory name\n";
   for (const std::string flag : {"--resume", "--checkpoint", "--dump-graph", "--workdir"}) {
