@@ -64,14 +64,14 @@ TEST_CASE("a closed standard output cannot end up in a checkpoint", "[hostile][o
   CHECK(resumed.err == "");
 }
 
-TEST_CASE("--dump-graph to a full device: exit 3, nothing said to be written", "[hostile][output][graph]") {
+TEST_CASE("dump-graph: to a full device: exit 3, nothing said to be written", "[hostile][output][graph]") {
   const auto r = sh(bin + " check die-hard --dump-graph /dev/full --quiet");
   CHECK(r.code == 3);
   CHECK(r.out.find("written") == std::string::npos);
   CHECK(r.err == "statecheck: error: cannot write --dump-graph file /dev/full: No space left on device\n");
 }
 
-TEST_CASE("--dump-graph keeps an existing file when the spec throws", "[hostile][output][graph]") {
+TEST_CASE("dump-graph: keeps an existing file when the spec throws", "[hostile][output][graph]") {
   hostile::TempDir dir;
   const std::string file = dir / "g.dot";
   { std::ofstream(file) << "precious\n"; }
@@ -82,7 +82,7 @@ TEST_CASE("--dump-graph keeps an existing file when the spec throws", "[hostile]
   CHECK(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator{}) == 1);  // no temporary left
 }
 
-TEST_CASE("--dump-graph replaces an existing file whole, leaving no temporary", "[hostile][output][graph]") {
+TEST_CASE("dump-graph: replaces an existing file whole, leaving no temporary", "[hostile][output][graph]") {
   hostile::TempDir dir;
   const std::string file = dir / "g.dot";
   { std::ofstream(file) << "old\n"; }
@@ -93,7 +93,7 @@ TEST_CASE("--dump-graph replaces an existing file whole, leaving no temporary", 
   CHECK(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator{}) == 1);
 }
 
-TEST_CASE("--dump-graph into a read-only or missing directory: refused before the run", "[hostile][output][graph]") {
+TEST_CASE("dump-graph: into a read-only or missing directory: refused before the run", "[hostile][output][graph]") {
   for (const std::string path : {"/proc/g.dot", "/no-such-dir/g.dot"}) {
     const auto r = sh(bin + " check die-hard --dump-graph " + path);
     CHECK(r.code == 2);
