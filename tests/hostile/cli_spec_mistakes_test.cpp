@@ -129,6 +129,15 @@ TEST_CASE("a one-spec checker with duplicate names: refused, --help works", "[ho
 }
 
 TEST_CASE("simulate with a huge --depth allocates for the walks it takes", "[hostile][spec][simulate]") {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  WARN("skipped: a sanitizer reserves more address space than the ulimit -v this test sets");
+  return;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+  WARN("skipped: a sanitizer reserves more address space than the ulimit -v this test sets");
+  return;
+#endif
+#endif
   // 2^30 steps of path per thread would be 4 GiB each; the walks here end after 8 steps.
   const auto r = sh("ulimit -v 2000000; " + throws + " simulate --depth 1073741824 --runs 20 --threads 2 --quiet");
   CHECK(r.code == 0);
