@@ -97,6 +97,7 @@ const Row rows[] = {
     {"statecheck check two-phase --workdir '' --checkpoint {ckpt}", "--workdir takes a path, not an empty string", "give a file or directory name"},
     {"statecheck check two-phase --checkpoint ''", "--checkpoint takes a path, not an empty string", "give a file or directory name"},
     {"statecheck check two-phase --resume '' --checkpoint {ckpt}", "--resume takes a path, not an empty string", "give a file or directory name"},
+    {"statecheck check two-phase --overwrite-checkpoint", "--overwrite-checkpoint needs --checkpoint DIR", "to say which checkpoint it may replace"},
     {"statecheck check two-phase --overwrite-checkpoint=x --checkpoint {ckpt}", "--overwrite-checkpoint is a flag and takes no value, not 'x'", "give --overwrite-checkpoint alone"},
     {"statecheck check two-phase --dump-graph {in}/g.dot --graph-limit 10 --checkpoint {ckpt}", "the state space has more than 10 states", "raise --graph-limit"},
     {"statecheck check two-phase --checkpoint {ckpt} --graph-limit", "--graph-limit needs a value", "give one after it"},

@@ -99,6 +99,8 @@ int run_check(const CheckArgs& a) {
   o.progress_seconds = a.spec.quiet ? 0 : a.progress;
   if (a.checkpoint_every > 0 && a.checkpoint.empty())
     throw config_error("--checkpoint-every needs --checkpoint DIR to say where the checkpoints go");
+  if (a.overwrite_checkpoint && a.checkpoint.empty())
+    throw config_error("--overwrite-checkpoint needs --checkpoint DIR to say which checkpoint it may replace");
   if (!a.workdir.empty()) require_directory(a.workdir, "--workdir", false);
   if (!a.checkpoint.empty()) require_directory(a.checkpoint, "--checkpoint", true);
   if (!a.workdir.empty()) require_writable(a.workdir, "--workdir");
