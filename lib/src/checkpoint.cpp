@@ -11,6 +11,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "statecheck/detail/fault.hpp"
 #include "statecheck/detail/hash.hpp"  // xxhash, inlined
 #include "statecheck/result.hpp"
 
@@ -59,7 +60,8 @@ class SectionWriter {
     XXH3_64bits_reset(&state_);
   }
   void put(const void* p, std::size_t n, bool hash = true) {
-    if (n != 0 && std::fwrite(p, 1, n, f_) != n) io_failed("write", path_);
+    if (n != 0 && (std::fwrite(p, 1, n, f_) != n || fault_injected(Fault::checkpoint_write, ENOSPC)))
+      io_failed("write", path_);
     if (hash) {
       XXH3_64bits_update(&state_, p, n);
       length_ += n;
@@ -278,14 +280,25 @@ void write_checkpoint(const std::string& dir, const CheckpointMeta& meta, const 
     for (std::uint64_t i = 0; i < count; ++i)
       s4.put(parts.frontier + i * parts.frontier_stride, static_cast<std::size_t>(meta.state_size));
     s4.finish();
-    if (std::fflush(f) != 0 || fsync(fileno(f)) != 0) io_failed("write", temp);
+    if (std::fflush(f) != 0) io_failed("write", temp);
+    if (fsync(fileno(f)) != 0 || fault_injected(Fault::checkpoint_fsync, EIO)) io_failed("sync", temp);
   } catch (...) {
     std::fclose(f);
     std::remove(temp.c_str());
     throw;
   }
-  if (std::fclose(f) != 0) io_failed("write", temp);
-  if (std::rename(temp.c_str(), path.c_str()) != 0) io_failed("rename", temp);
+  if (std::fclose(f) != 0) {
+    const int error = errno;
+    std::remove(temp.c_str());
+    errno = error;
+    io_failed("write", temp);
+  }
+  if (fault_injected(Fault::checkpoint_rename, EXDEV) || std::rename(temp.c_str(), path.c_str()) != 0) {
+    const int error = errno;
+    std::remove(temp.c_str());
+    errno = error;
+    io_failed("rename", temp + " to " + path);
+  }
   const int d = open(dir.c_str(), O_RDONLY | O_DIRECTORY);  // make the rename itself durable
   if (d >= 0) {
     (void)fsync(d);
@@ -317,12 +330,15 @@ CheckpointData parse_checkpoint(std::span<const std::byte> bytes, const std::str
 }
 
 MappedCheckpoint::MappedCheckpoint(const std::string& dir) : path_(checkpoint_path(dir)) {
-  const int fd = open(path_.c_str(), O_RDONLY);
+  struct stat st {};
+  // Not a regular file (a FIFO would block open(), a device reads without end): refused before opening.
+  if (stat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    throw config_error("checkpoint " + path_ + " is not a regular file; it cannot be resumed");
+  const int fd = open(path_.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0)
     throw config_error("no checkpoint to resume in " + dir + " (" + path_ + ": " + std::strerror(errno) +
                        "); give the --checkpoint directory of an earlier run");
-  struct stat st {};
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {  // replaced since the stat above
     close(fd);
     throw config_error("checkpoint " + path_ + " is not a regular file; it cannot be resumed");
   }
@@ -336,6 +352,20 @@ MappedCheckpoint::MappedCheckpoint(const std::string& dir) : path_(checkpoint_pa
     data_ = static_cast<const std::byte*>(p);
   }
   close(fd);
+}
+
+std::string describe_checkpoint(const std::string& dir) {
+  struct stat st {};
+  if (stat(checkpoint_path(dir).c_str(), &st) != 0) return "";
+  try {
+    const MappedCheckpoint file(dir);
+    TraceLog log;
+    const CheckpointMeta m = parse_checkpoint(file.bytes(), file.path(), log).meta;
+    return "a checkpoint of spec '" + m.spec + "' (constants: " + (m.constants.empty() ? "none" : m.constants) +
+           ") at level " + std::to_string(m.level);
+  } catch (const std::exception& e) {
+    return "a file that is not a usable checkpoint (" + std::string(e.what()) + ")";
+  }
 }
 
 MappedCheckpoint::~MappedCheckpoint() {

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "json_value.hpp"
+#include "statecheck/detail/clip.hpp"
 #include "statecheck/report.hpp"
 
 namespace statecheck::detail {
@@ -105,7 +106,11 @@ SavedTrace parse_saved_trace(std::string_view text) {
 
 namespace {
 
-std::string leaf_text(const ordered_json& j) { return j.is_string() ? j.get<std::string>() : j.dump(); }
+/// A value as a message shows it, clipped; `quoted` shows strings in quotes
+/// (when the other side is not a string, "0" and 0 must not read alike).
+std::string leaf_text(const ordered_json& j, bool quoted = false) {
+  return clipped(j.is_string() && !quoted ? j.get<std::string>() : j.dump());
+}
 
 /// The first place where `got` (replayed) and `want` (recorded `what`: "state"
 /// or "parameter list") differ, as "big = 2, recorded 3"; empty when equal. Object
@@ -132,6 +137,9 @@ std::string first_difference(const ordered_json& got, const ordered_json& want, 
     return "";
   }
   if (got == want) return "";
+  if (std::string(type_word(got)) != type_word(want))
+    return shown + " = " + leaf_text(got, true) + " (" + type_word(got) + "), recorded " + leaf_text(want, true) +
+           " (" + type_word(want) + ")";
   return shown + " = " + leaf_text(got) + ", recorded " + leaf_text(want);
 }
 
@@ -140,7 +148,7 @@ std::string state_difference(const ModelView& view, const OwnedState& s, const s
 }
 
 std::string step_name(std::size_t i, const std::string& label) {
-  return "step " + std::to_string(i) + " (" + (i == 0 ? std::string("initial state") : label) + ")";
+  return "step " + std::to_string(i) + " (" + (i == 0 ? std::string("initial state") : clipped(label)) + ")";
 }
 
 /// Step 0: the recorded state must be one of the spec's initial states.
@@ -175,7 +183,7 @@ std::optional<OwnedState> take_step(const ModelView& view, const OwnedState& fro
   const std::optional<std::uint32_t> tid = view.find_label(step.label);
   if (!tid) return differs("names no transition of the spec");
   const TraceStep described = view.trace_step(*tid, from);
-  if (described.action != step.action) return differs("records action '" + step.action + "', its label names '" + described.action + "'");
+  if (described.action != step.action) return differs("records action '" + clipped(step.action) + "', its label names '" + described.action + "'");
   ordered_json params = ordered_json::object();
   for (const auto& [name, value] : described.params) params[name] = value_json(value);
   if (std::string d = first_difference(params, ordered_json::parse(step.params_json), "", "parameter list"); !d.empty())
@@ -186,6 +194,13 @@ std::optional<OwnedState> take_step(const ModelView& view, const OwnedState& fro
   if (std::string d = state_difference(view, *next, step.state_json); !d.empty())
     return differs("leads to a different state: " + d);
   return next;
+}
+
+void spec_threw(ReplayResult& r, std::size_t i, const std::string& where, const std::string& what) {
+  r.verdict = ReplayResult::Verdict::spec_error;
+  r.step = i;
+  r.message = "spec error at step " + std::to_string(i) + " in " + where + ": " + clipped(what);
+  r.error = SpecError{what, where, r.trace};
 }
 
 /// The recorded property must fail again in the last state.
@@ -232,7 +247,7 @@ ReplayResult replay(const ModelView& view, const SavedTrace& saved) {
     if (!current) return r;
     r.trace.push_back({"", "", {}, view.value(*current)});
     for (i = 1; i < saved.steps.size(); ++i) {
-      where = "action " + saved.steps[i].label;
+      where = "action " + clipped(saved.steps[i].label);
       std::optional<OwnedState> next = take_step(view, *current, saved.steps[i], i, r);
       if (!next) return r;
       r.trace.push_back(view.trace_step(*view.find_label(saved.steps[i].label), *next));
@@ -242,10 +257,9 @@ ReplayResult replay(const ModelView& view, const SavedTrace& saved) {
     where = saved.kind == Violation::Kind::deadlock ? "the deadlock check" : "invariant " + saved.property;
     check_property(view, saved, *current, r);
   } catch (const std::exception& e) {
-    r.verdict = ReplayResult::Verdict::spec_error;
-    r.step = i;
-    r.message = "spec error at step " + std::to_string(i) + " in " + where + ": " + e.what();
-    r.error = SpecError{e.what(), where, r.trace};
+    spec_threw(r, i, where, e.what());
+  } catch (...) {
+    spec_threw(r, i, where, non_std_exception);
   }
   return r;
 }

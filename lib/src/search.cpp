@@ -106,6 +106,8 @@ class Search : public SearchState {
       ops.initial(ops.model, w);
     } catch (const std::exception& e) {
       w.error(w.error_rank, 0, e.what());
+    } catch (...) {
+      w.error(w.error_rank, 0, non_std_exception);
     }
     table.set_size(w.found.size());
     if (w.error_rank != Worker::none) {

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <thread>
 
+#include "statecheck/detail/fault.hpp"
 #include "statecheck/detail/self_check.hpp"
 #include "statecheck/detail/trace_builder.hpp"
 
@@ -97,8 +98,13 @@ std::vector<TraceStep> SearchState::trace_to(Location at, bool compare_last) {
   std::vector<TraceStep> steps;
   try {
     steps = TraceBuilder(ops, visited.get(), exact.get()).build(log.path(at.level, at.rank), problem, last);
-  } catch (const std::runtime_error& e) {  // the spilled trace log could not be read back
-    problem = e.what();
+  } catch (const std::runtime_error& e) {  // the spilled trace log could not be read back: an I/O stop, not the spec's fault
+    const std::string found = result.violation ? "a violation of " + result.violation->property
+                                               : result.error ? "a spec error" : "a result";
+    result.violation.reset();
+    result.error.reset();
+    stop_on_limit(std::string(e.what()) + "; " + found + " was found, but its trace could not be rebuilt");
+    return {};
   }
   if (!problem.empty()) {
     result.outcome = Outcome::error;
@@ -163,9 +169,11 @@ bool SearchState::fit_memory(std::size_t extra, const std::string& what) {
                   "); raise --memory, or give --workdir DIR to spill the trace log to disk");
     return false;
   }
-  if (used > budget) {
+  // Test hook (detail/fault.hpp): a spill fault spills every level, as if RAM were short, so that the fault is met.
+  const bool forced = log.can_spill() && (injected_fault() == Fault::spill_write || injected_fault() == Fault::spill_read);
+  if (used > budget || forced) {
     try {
-      log.spill(budget - rest);
+      log.spill(forced ? 0 : budget - rest);
     } catch (const std::runtime_error& e) {
       stop_on_limit(e.what());
       return false;

@@ -6,6 +6,7 @@
 #include <barrier>
 #include <chrono>
 #include <mutex>
+#include <new>
 #include <thread>
 
 #include "statecheck/detail/model_view.hpp"
@@ -37,11 +38,12 @@ struct Failure {
   std::vector<std::uint32_t> path;  // transitions up to the state where it happened
 };
 
-/// One thread's buffers, sized once.
+/// One thread's buffers. The path grows with the walk, not to --depth up
+/// front: a huge --depth costs memory only for walks that get that long.
 struct Walker {
   explicit Walker(const ModelView& view, std::uint32_t depth)
       : state(view.blank()), scratch(view.blank()) {
-    path.reserve(depth);
+    path.reserve(std::min<std::uint32_t>(depth, 1u << 12));
     enabled.reserve(view.ops().transitions);
   }
   OwnedState state;
@@ -82,9 +84,9 @@ class Simulation {
     for (std::uint32_t c = 0; c < view_.ops().init_combinations; ++c) {
       try {
         if (view_.ops().make_initial(view_.ops().model, c, s.bytes())) initial_.push_back(c);
-      } catch (const std::exception& e) {
+      } catch (...) {
         result_.outcome = Outcome::error;
-        result_.error = SpecError{e.what(), "init (combination " + std::to_string(c) + ")", {}};
+        result_.error = SpecError{current_exception_text(), "init (combination " + std::to_string(c) + ")", {}};
         return false;
       }
     }
@@ -142,7 +144,10 @@ class Simulation {
   void interrupt() {
     done_ = true;
     result_.outcome = Outcome::limit;
-    result_.limit_message = "interrupted after " + std::to_string(result_.walks) + " complete walks";
+    result_.limit_message = out_of_memory_.load()
+                                ? "out of memory after " + std::to_string(result_.walks) +
+                                      " complete walks (a walk keeps its path, 4 bytes a step); lower --depth"
+                                : "interrupted after " + std::to_string(result_.walks) + " complete walks";
   }
 
   WalkEnd walk(std::uint64_t w, Walker& k) {
@@ -169,16 +174,29 @@ class Simulation {
         }
         const std::uint32_t tid = k.enabled[random.below(static_cast<std::uint32_t>(k.enabled.size()))];
         view_.step(k.state, tid);
-        k.path.push_back(tid);
+        if (!extend_path(k, tid)) return {static_cast<std::uint32_t>(k.path.size()), false};
         if (w > lowest_failure_.load(std::memory_order_relaxed) || stop_flag().load(std::memory_order_relaxed))
           return {static_cast<std::uint32_t>(k.path.size()), false};
       }
     } catch (const std::exception& e) {
       fail_with_exception(w, combination, k, where, e.what());
     } catch (...) {
-      fail_with_exception(w, combination, k, where, "an exception that is not a std::exception");
+      fail_with_exception(w, combination, k, where, non_std_exception);
     }
     return {static_cast<std::uint32_t>(k.path.size()), true};
+  }
+
+  /// Appends a step to the walk's path; false when memory ran out, which
+  /// stops the walks as an interruption does (not the spec's fault).
+  bool extend_path(Walker& k, std::uint32_t tid) {
+    try {
+      k.path.push_back(tid);
+      return true;
+    } catch (const std::bad_alloc&) {
+      out_of_memory_.store(true);
+      stop_flag().store(true);
+      return false;
+    }
   }
 
   void fail_with_exception(std::uint64_t w, std::uint32_t combination, Walker& k, const std::string& where,
@@ -219,9 +237,9 @@ class Simulation {
         if (!view_.step(*s, tid)) throw std::runtime_error(view_.label(tid) + " is not enabled on replay");
         trace.push_back(view_.trace_step(tid, *s));
       }
-    } catch (const std::exception& e) {
+    } catch (...) {
       result_.outcome = Outcome::error;
-      result_.error = SpecError{std::string(e.what()) + "; the spec is not deterministic", "replay", {}};
+      result_.error = SpecError{current_exception_text() + "; the spec is not deterministic", "replay", {}};
       return;
     }
     result_.failing_walk = failure_.walk;
@@ -250,6 +268,7 @@ class Simulation {
   bool done_ = false;  // written only by fold_block, read after the barrier
 
   std::atomic<std::uint64_t> lowest_failure_{no_walk};
+  std::atomic<bool> out_of_memory_{false};
   std::mutex failure_mutex_;
   Failure failure_;
 };

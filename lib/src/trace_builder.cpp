@@ -66,6 +66,9 @@ std::vector<TraceStep> TraceBuilder::build(const std::vector<std::uint32_t>& pat
   } catch (const std::exception& e) {
     problem = std::string("the spec threw on replay: ") + e.what();
     return {};
+  } catch (...) {
+    problem = std::string("the spec threw on replay: ") + non_std_exception;
+    return {};
   }
   return steps;
 }

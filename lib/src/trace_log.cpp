@@ -9,6 +9,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "statecheck/detail/fault.hpp"
+
 namespace statecheck::detail {
 
 namespace {
@@ -20,8 +22,8 @@ std::uint64_t high_words_for(std::uint64_t count, std::uint64_t parent_count, un
   return (count + (parent_count >> low_bits) + 1) / 64 + 1;
 }
 
-[[noreturn]] void spill_failed(const std::string& what, const std::string& dir) {
-  throw std::runtime_error("cannot " + what + " the trace log in --workdir " + dir + ": " + std::strerror(errno));
+[[noreturn]] void spill_failed(const std::string& what, const std::string& file) {
+  throw std::runtime_error("cannot " + what + " the trace log spill file " + file + ": " + std::strerror(errno));
 }
 
 /// pwrite/pread of a whole word vector, retrying short transfers.
@@ -30,7 +32,11 @@ bool transfer(Io io, int fd, Ptr data, std::size_t bytes, std::uint64_t offset) 
   std::size_t done = 0;
   while (done < bytes) {
     const ssize_t n = io(fd, data + done, bytes - done, static_cast<off_t>(offset + done));
-    if (n <= 0) return false;
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      if (n == 0) errno = EIO;  // a short file: no OS error to name
+      return false;
+    }
     done += static_cast<std::size_t>(n);
   }
   return true;
@@ -131,8 +137,9 @@ TraceLog::Level TraceLog::load(std::uint32_t level) const {
   back.high.resize(static_cast<std::size_t>(l.high_words));
   std::uint64_t at = l.offset;
   auto read = [&](std::vector<std::uint64_t>& v) {
-    if (!transfer(pread, spill_fd_, reinterpret_cast<char*>(v.data()), v.size() * 8, at))
-      spill_failed("read back", workdir_);
+    if (!transfer(pread, spill_fd_, reinterpret_cast<char*>(v.data()), v.size() * 8, at) ||
+        fault_injected(Fault::spill_read, EIO))
+      spill_failed("read back", spill_name_);
     at += v.size() * 8;
   };
   read(low);
@@ -146,10 +153,11 @@ TraceLog::Level TraceLog::load(std::uint32_t level) const {
 void TraceLog::spill(std::size_t ram_target) {
   while (ram_bytes_ > ram_target && spilled_levels_ < levels_.size()) {
     if (spill_fd_ < 0) {
-      std::string name = workdir_ + "/statecheck-trace-XXXXXX";
-      spill_fd_ = mkstemp(name.data());
-      if (spill_fd_ < 0) spill_failed("create a file for", workdir_);
-      unlink(name.c_str());  // removed with the process, whatever happens to it
+      spill_name_ = workdir_ + "/statecheck-trace-XXXXXX";
+      spill_fd_ = mkstemp(spill_name_.data());
+      if (spill_fd_ < 0) spill_failed("create", spill_name_ + " (in --workdir)");
+      unlink(spill_name_.c_str());  // removed with the process, whatever happens to it
+      spill_name_ += " (deleted, in --workdir)";
     }
     Level& l = levels_[spilled_levels_];
     l.offset = disk_bytes_;
@@ -158,8 +166,9 @@ void TraceLog::spill(std::size_t ram_target) {
     l.tid_words = l.tids.words().size();
     std::uint64_t at = l.offset;
     for (const std::vector<std::uint64_t>* v : {&l.low.words(), &l.high, &l.tids.words()}) {
-      if (!transfer(pwrite, spill_fd_, reinterpret_cast<const char*>(v->data()), v->size() * 8, at))
-        spill_failed("write", workdir_);
+      if (!transfer(pwrite, spill_fd_, reinterpret_cast<const char*>(v->data()), v->size() * 8, at) ||
+          fault_injected(Fault::spill_write, ENOSPC))
+        spill_failed("write", spill_name_);
       at += v->size() * 8;
     }
     const std::size_t freed = l.ram_bytes();

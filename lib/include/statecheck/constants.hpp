@@ -35,6 +35,8 @@ struct ConstantInfo {
   std::string text(int value) const;
   /// The accepted values: `1..10`, `true|false`, `as-is|patched`.
   std::string domain() const;
+  /// "" when the default is in the declared domain; else why not, one line.
+  std::string default_problem() const;
 };
 
 template <class Config>
@@ -72,7 +74,7 @@ constant<Config> choice(std::string name, T Config::*member, std::vector<std::pa
           [member, options](const Config& c) {
             for (std::size_t i = 0; i < options.size(); ++i)
               if (options[i].second == c.*member) return static_cast<int>(i);
-            return 0;
+            return -1;  // none of the options: refused as a default (registry), never shown as one
           }};
 }
 

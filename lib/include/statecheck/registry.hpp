@@ -12,6 +12,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -41,7 +42,29 @@ struct SpecEntry {
   /// ModelOps to `visit`: the one door through which every command (check,
   /// replay, simulate, graph) reaches a registered spec.
   std::function<void(const std::vector<int>& values, const ModelVisitor& visit)> with_model;
+  /// Why the spec cannot be used, found at registration ("" when it can): a
+  /// default outside its range, duplicate names, a make_spec that throws for
+  /// the defaults. `list` shows it; commands on this spec are refused with it
+  /// (require_usable), commands on the other specs are not affected.
+  std::string broken;
+  bool broken_at_run_time = false;  // make_spec threw (exit 3); else a definition mistake (exit 2)
 };
+
+/// Throws the entry's registration problem: config_error, or run_error when
+/// make_spec threw.
+void require_usable(const SpecEntry& e);
+
+namespace detail {
+/// "rms=3, x=on" for these values of `constants`.
+std::string constants_text(const std::vector<ConstantInfo>& constants, const std::vector<int>& values);
+/// Runs make_spec (`build`): what it throws becomes one line naming the spec
+/// and its constants, config_error kept as such (exit 2), anything else,
+/// std::exception or not, run_error (exit 3).
+void build_spec(const std::string& spec, const std::string& constants, const std::function<void()>& build);
+/// The registration problem of an entry, or "": constant defaults out of range,
+/// then building the spec for the defaults (`build`, which names it in `name`).
+void check_registration(SpecEntry& e, const std::function<void()>& build);
+}  // namespace detail
 
 /// Checks a registered spec with these constant values.
 CheckResult check_entry(const SpecEntry& e, const std::vector<int>& values, const CheckOptions& options);
@@ -63,16 +86,24 @@ class Registry {
 Registry& registry();
 
 template <class Config, class Make>
-SpecEntry make_entry(std::string summary, const constant_set<Config>& config, Make make, std::vector<SuiteRun> suite) {
+SpecEntry make_entry(std::string id, std::string summary, const constant_set<Config>& config, Make make,
+                     std::vector<SuiteRun> suite) {
   SpecEntry e;
-  e.name = std::string(make(Config{}).name);
+  e.name = std::move(id);  // until make_spec names it (it may throw)
   e.summary = std::move(summary);
   e.constants = config.infos();
   e.suite = std::move(suite);
-  e.with_model = [config, make](const std::vector<int>& values, const ModelVisitor& visit) {
+  detail::check_registration(e, [&] {
+    const auto spec = make(Config{});
+    e.name = std::string(spec.name);
+    detail::require_unique_names(spec);
+  });
+  e.with_model = [config, make, name = e.name, infos = e.constants](const std::vector<int>& values,
+                                                                   const ModelVisitor& visit) {
     const Config c = config.make(values);  // outlives the spec, in case it captured c by reference
-    const auto spec = make(c);
-    const detail::model<decltype(spec)> m(spec);
+    std::optional<decltype(make(c))> spec;
+    detail::build_spec(name, detail::constants_text(infos, values), [&] { spec.emplace(make(c)); });
+    const detail::model<decltype(make(c))> m(*spec);
     visit(m.ops());
   };
   return e;
@@ -82,5 +113,5 @@ SpecEntry make_entry(std::string summary, const constant_set<Config>& config, Ma
 
 #define STATECHECK_REGISTER(id, summary, config, make, ...)                          \
   [[maybe_unused]] static const bool statecheck_registered_##id =                    \
-      ::statecheck::registry().add(::statecheck::make_entry(summary, config, make, \
+      ::statecheck::registry().add(::statecheck::make_entry(#id, summary, config, make, \
                                                             std::vector<::statecheck::SuiteRun>{__VA_ARGS__}))

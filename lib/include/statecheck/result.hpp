@@ -18,6 +18,12 @@ struct config_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// A run-time failure that is neither the user's input nor a finding: a spec
+/// that cannot be built, a write that failed (exit 3, one line).
+struct run_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 /// Checkpoints: the search state at a level boundary, written to a directory
 /// so that a stopped run can continue where it was (detail/checkpoint.hpp).
 struct CheckpointOptions {

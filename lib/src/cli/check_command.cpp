@@ -2,8 +2,11 @@
 // its coverage (--coverage), the whole graph of a small spec (--dump-graph),
 // checkpoints (--checkpoint, --resume) and a trace-log spill (--workdir).
 #include <sys/stat.h>
+#include <unistd.h>
 
-#include <fstream>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -11,7 +14,9 @@
 #include <optional>
 
 #include "command_line.hpp"
+#include "output.hpp"
 #include "../json_value.hpp"
+#include "statecheck/detail/checkpoint.hpp"
 #include "statecheck/detail/coverage.hpp"
 #include "statecheck/detail/search.hpp"
 #include "statecheck/detail/state_graph.hpp"
@@ -34,6 +39,7 @@ struct CheckArgs {
   std::string checkpoint;
   double checkpoint_every = 0;
   std::string resume;
+  bool overwrite_checkpoint = false;
 };
 
 /// What --dump-graph produced: the DOT text, or why there is none.
@@ -58,6 +64,31 @@ void require_directory(const std::string& dir, const std::string& flag, bool may
     throw config_error(flag + " " + dir + " does not exist; create it first");
 }
 
+/// Refuses a directory the run could not create files in, before anything
+/// runs (not when the first spill or checkpoint is due). A probe file, not
+/// access(), so that read-only mounts and root's view agree with what happens.
+void require_writable(const std::string& dir, const std::string& flag) {
+  struct stat st {};
+  if (stat(dir.c_str(), &st) != 0) return;  // created later in its (checked) parent
+  std::string probe = dir + "/.statecheck-probe-XXXXXX";
+  const int fd = mkstemp(probe.data());
+  if (fd < 0)
+    throw config_error(flag + " " + dir + " is not writable (" + std::strerror(errno) + "); give a directory you can write to");
+  close(fd);
+  unlink(probe.c_str());
+}
+
+/// A fresh run must not replace the checkpoint of another run unless told to.
+void refuse_overwrite(const CheckArgs& a) {
+  if (a.checkpoint.empty() || a.overwrite_checkpoint) return;
+  std::error_code ec;
+  if (!a.resume.empty() && std::filesystem::equivalent(a.resume, a.checkpoint, ec)) return;  // continuing it
+  const std::string held = detail::describe_checkpoint(a.checkpoint);
+  if (held.empty()) return;
+  throw config_error("--checkpoint " + a.checkpoint + " already holds " + held + "; continue it with --resume " +
+                     a.checkpoint + ", or give --overwrite-checkpoint to replace it");
+}
+
 int run_check(const CheckArgs& a) {
   Selected s = select_spec(a.spec);
   CheckOptions& o = s.info.options;
@@ -68,15 +99,21 @@ int run_check(const CheckArgs& a) {
   o.progress_seconds = a.spec.quiet ? 0 : a.progress;
   if (a.checkpoint_every > 0 && a.checkpoint.empty())
     throw config_error("--checkpoint-every needs --checkpoint DIR to say where the checkpoints go");
+  if (a.overwrite_checkpoint && a.checkpoint.empty())
+    throw config_error("--overwrite-checkpoint needs --checkpoint DIR to say which checkpoint it may replace");
   if (!a.workdir.empty()) require_directory(a.workdir, "--workdir", false);
   if (!a.checkpoint.empty()) require_directory(a.checkpoint, "--checkpoint", true);
+  if (!a.workdir.empty()) require_writable(a.workdir, "--workdir");
+  if (!a.checkpoint.empty()) require_writable(a.checkpoint, "--checkpoint");
+  refuse_overwrite(a);
   o.workdir = a.workdir;
   o.checkpoint = {a.checkpoint, a.checkpoint_every, a.resume, s.info.constants};
   install_stop_handlers();
   CheckResult r;
   std::optional<detail::Coverage> coverage;
   std::optional<GraphOutput> graph;
-  std::ofstream graph_out;
+  std::optional<AtomicFile> graph_file;  // created now, so that a bad path is refused before the run
+  if (!a.graph_file.empty()) graph_file.emplace(a.graph_file, "--dump-graph file");
   s.entry->with_model(s.values, [&](const detail::ModelOps& ops) {
     const detail::ModelView view(ops);
     std::optional<detail::StateGraph> states;
@@ -86,18 +123,19 @@ int run_check(const CheckArgs& a) {
         states = detail::explore_graph(view, a.graph_limit, a.max_depth);
       } catch (const config_error&) {
         throw;
-      } catch (const std::exception& e) {
-        graph->problem = e.what();  // the check reports the spec error with its trace
+      } catch (...) {
+        graph->problem = detail::current_exception_text();  // the check reports the spec error with its trace
       }
-      graph_out.open(a.graph_file);
-      if (!graph_out) throw config_error("cannot write --dump-graph file '" + a.graph_file + "'; give a writable path");
     }
     r = detail::run_search(ops, o);
     if (a.coverage) coverage = detail::coverage_of(ops, r.stats);
     if (states) *graph = {detail::graph_dot(view, *states, r.violation ? &*r.violation : nullptr),
                           states->states.size(), states->edges.size(), {}};
   });
-  if (graph) graph_out << graph->dot;
+  if (graph && graph->problem.empty()) {  // else the temporary file goes, and FILE stays as it was
+    graph_file->write(graph->dot);
+    graph_file->commit();
+  }
   if (a.spec.format == "json") {
     nlohmann::ordered_json doc = detail::check_document(r, s.info);
     if (coverage) doc["coverage"] = detail::coverage_json(*coverage);
@@ -133,14 +171,20 @@ Command add_check_command(CLI::App& app, bool single_spec) {
                   "check determinism, canonical encoding and pure properties on the first N states (0: off; default 1000)")
       ->check(integer_in(0, std::uint64_t{1} << 40));
   cmd->add_flag("--coverage", a->coverage, "per action and parameter value: times enabled, new states, never enabled");
-  cmd->add_option("--dump-graph", a->graph_file, "write the whole reachable graph of a small spec as Graphviz DOT");
+  cmd->add_option("--dump-graph", a->graph_file, "write the whole reachable graph of a small spec as Graphviz DOT")
+      ->check(non_empty_path());
   cmd->add_option("--graph-limit", a->graph_limit, "the most states --dump-graph accepts (default 2000)")
       ->check(integer_in(1, std::uint64_t{1} << 24));
-  cmd->add_option("--workdir", a->workdir, "directory where the trace log spills when it outgrows --memory");
-  cmd->add_option("--checkpoint", a->checkpoint, "on Ctrl-C (and with --checkpoint-every) save the search here");
+  cmd->add_option("--workdir", a->workdir, "directory where the trace log spills when it outgrows --memory")
+      ->check(non_empty_path());
+  cmd->add_option("--checkpoint", a->checkpoint, "on Ctrl-C (and with --checkpoint-every) save the search here")
+      ->check(non_empty_path());
   cmd->add_option("--checkpoint-every", a->checkpoint_every, "also save a checkpoint every this many minutes")
       ->check(number_in(0, std::numeric_limits<double>::infinity(), true));
-  cmd->add_option("--resume", a->resume, "continue the search saved in this --checkpoint directory");
+  cmd->add_option("--resume", a->resume, "continue the search saved in this --checkpoint directory")
+      ->check(non_empty_path());
+  cmd->add_flag("--overwrite-checkpoint", a->overwrite_checkpoint,
+                "let --checkpoint DIR replace a checkpoint another run left there");
   return {cmd, [a] { return run_check(*a); }};
 }
 

@@ -10,6 +10,8 @@
 #include <iostream>
 
 #include "command_line.hpp"
+#include "output.hpp"
+#include "statecheck/detail/clip.hpp"
 
 namespace statecheck {
 
@@ -49,15 +51,15 @@ std::string usage_message(const CLI::ParseError& e, const CLI::App& app, const C
   const std::size_t equals = what.find(" = ");
   if (is<CLI::ConversionError>(e) && what.rfind(unconverted, 0) == 0 && equals != std::string::npos) {
     const std::string flag = what.substr(unconverted.size(), equals - unconverted.size());
-    return flag + " is a flag and takes no value, not '" + what.substr(equals + 3) + "'; give " + flag + " alone";
+    return flag + " is a flag and takes no value, not '" + detail::clipped(what.substr(equals + 3)) + "'; give " + flag + " alone";
   }
   const std::vector<std::string> extras = app.remaining(true);  // in the order given
   if (is<CLI::ExtrasError>(e) && command != nullptr && !extras.empty()) {
     const std::string& extra = extras.front();
     if (extra.size() > 1 && extra[0] == '-')  // named without the =value of --option=value
-      return "unknown option '" + extra.substr(0, extra.find('=')) + "' for '" + command->get_name() + "'; " + help +
+      return "unknown option '" + detail::clipped(extra.substr(0, extra.find('='))) + "' for '" + command->get_name() + "'; " + help +
              " for its options";
-    return "unexpected argument '" + extra + "' for '" + command->get_name() + "'; remove it (" + help + " for its usage)";
+    return "unexpected argument '" + detail::clipped(extra) + "' for '" + command->get_name() + "'; remove it (" + help + " for its usage)";
   }
   if (is<CLI::RequiredError>(e) && command != nullptr)
     for (const CLI::Option* o : command->get_options())
@@ -76,8 +78,8 @@ void require_subcommand(const std::vector<char*>& args, const std::vector<cli::C
   }
   if (first == "--help" || first == "-h") return;
   if (first.empty()) throw config_error("give a subcommand: " + names + " (run with --help for usage)");
-  if (first[0] == '-') throw config_error("unknown option '" + first + "' before the subcommand; give a subcommand first: " + names);
-  throw config_error("unknown subcommand '" + first + "'; use one of: " + names);
+  if (first[0] == '-') throw config_error("unknown option '" + detail::clipped(first) + "' before the subcommand; give a subcommand first: " + names);
+  throw config_error("unknown subcommand '" + detail::clipped(first) + "'; use one of: " + names);
 }
 
 int run_cli(int argc, char** argv) {
@@ -122,9 +124,23 @@ int run_cli(int argc, char** argv) {
 
 }  // namespace
 
-int cli_main(int argc, char** argv) {
+namespace {
+
+/// The command's exit code, or exit_error when standard output lost some of
+/// what it was given (a full disk, a closed descriptor).
+int checked_exit(int code) {
+  const std::string problem = cli::standard_output_problem();
+  if (problem.empty()) return code;
+  std::cerr << "statecheck: error: " << problem << "\n";
+  return exit_error;
+}
+
+int run_guarded(int argc, char** argv) {
   try {
     return run_cli(argc, argv);
+  } catch (const run_error& e) {
+    std::cerr << "statecheck: error: " << e.what() << "\n";
+    return exit_error;
   } catch (const config_error& e) {
     std::cerr << "statecheck: error: " << e.what() << "\n";
     return exit_usage;
@@ -135,6 +151,13 @@ int cli_main(int argc, char** argv) {
     std::cerr << "statecheck: internal error: " << e.what() << "\n";
     return exit_error;
   }
+}
+
+}  // namespace
+
+int cli_main(int argc, char** argv) {
+  cli::guard_standard_streams();
+  return checked_exit(run_guarded(argc, argv));
 }
 
 }  // namespace statecheck

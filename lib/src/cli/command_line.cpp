@@ -6,11 +6,14 @@
 #include <csignal>
 #include <cstdio>
 
+#include "statecheck/detail/clip.hpp"
+
 namespace statecheck::cli {
 
 const SpecEntry& find_spec(const std::string& name) {
   const SpecEntry* e = registry().find(name);
-  if (e == nullptr) throw config_error("unknown spec '" + name + "'; 'statecheck list' shows the available specs");
+  if (e == nullptr) throw config_error("unknown spec '" + detail::clipped(name) + "'; 'statecheck list' shows the available specs");
+  require_usable(*e);
   return *e;
 }
 
@@ -28,7 +31,7 @@ std::size_t parse_size(const std::string& text, const std::string& flag) {
   else if (unit == "M" || unit == "m" || unit == "MiB") scale = 1024.0 * 1024;
   else if (unit == "G" || unit == "g" || unit == "GiB") scale = 1024.0 * 1024 * 1024;
   else if (!unit.empty()) used = 0;
-  if (used == 0 || !(number > 0)) throw config_error(flag + " takes a size such as 512M or 2G, not '" + text + "'");
+  if (used == 0 || !(number > 0)) throw config_error(flag + " takes a size such as 512M or 2G, not '" + detail::clipped(text) + "'");
   const double bytes = number * scale;
   if (bytes < 16.0 * 1024 * 1024) throw config_error(flag + " " + text + " is too small; give at least 16M");
   if (bytes > 0x1p50) throw config_error(flag + " " + text + " is more than any machine has; give a size such as 64G");
@@ -40,7 +43,7 @@ std::vector<std::pair<std::string, std::string>> split_sets(const std::vector<st
   for (const std::string& s : sets) {
     const std::size_t eq = s.find('=');
     if (eq == std::string::npos || eq == 0)
-      throw config_error("--set takes name=value (e.g. --set rms=4), not '" + s + "'");
+      throw config_error("--set takes name=value (e.g. --set rms=4), not '" + detail::clipped(s) + "'");
     out.emplace_back(s.substr(0, eq), s.substr(eq + 1));
   }
   return out;
@@ -56,7 +59,7 @@ std::vector<int> constant_values(const SpecEntry& e, const std::vector<std::pair
     if (i == e.constants.size()) {
       std::string known;
       for (const ConstantInfo& c : e.constants) known += (known.empty() ? "" : ", ") + c.name;
-      throw config_error("unknown constant '" + name + "' for spec '" + e.name + "'; use one of: " +
+      throw config_error("unknown constant '" + detail::clipped(name) + "' for spec '" + e.name + "'; use one of: " +
                          (known.empty() ? "(none)" : known));
     }
     std::string error;
@@ -74,9 +77,9 @@ CLI::Validator integer_in(std::uint64_t low, std::uint64_t high) {
     const auto [stop, ec] = std::from_chars(text.data(), end, value);
     const bool digits = !text.empty() && text.front() != '-' && stop == end;
     if (!digits || (ec != std::errc{} && ec != std::errc::result_out_of_range))
-      return "takes an integer in " + range + ", not '" + text + "'";
+      return "takes an integer in " + range + ", not '" + detail::clipped(text) + "'";
     if (ec == std::errc::result_out_of_range || value < low || value > high)
-      return text + " is out of range; use a value in " + range;
+      return detail::clipped(text) + " is out of range; use a value in " + range;
     return {};
   };
   return {check, range};
@@ -100,9 +103,9 @@ CLI::Validator number_in(double low, double high, bool low_excluded) {
     double value = 0;
     const char* end = text.data() + text.size();
     const auto [stop, ec] = std::from_chars(text.data(), end, value);
-    if (text.empty() || stop != end || ec != std::errc{}) return "takes a number " + range + ", not '" + text + "'";
+    if (text.empty() || stop != end || ec != std::errc{}) return "takes a number " + range + ", not '" + detail::clipped(text) + "'";
     if (!(value >= low && value <= high) || (low_excluded && value == low))
-      return text + " is out of range; use a number " + range;
+      return detail::clipped(text) + " is out of range; use a number " + range;
     return {};
   };
   return {check, bounds};
@@ -117,9 +120,16 @@ CLI::Validator one_of(std::vector<std::string> words) {
   auto check = [words, listed](std::string& text) -> std::string {
     for (const std::string& w : words)
       if (text == w) return {};
-    return "takes " + listed + ", not '" + text + "'";
+    return "takes " + listed + ", not '" + detail::clipped(text) + "'";
   };
   return {check, braced + "}"};
+}
+
+CLI::Validator non_empty_path() {
+  auto check = [](std::string& text) -> std::string {
+    return text.empty() ? "takes a path, not an empty string; give a file or directory name" : "";
+  };
+  return {check, "PATH"};
 }
 
 void add_spec_options(CLI::App& cmd, SpecArgs& a, bool single_spec) {

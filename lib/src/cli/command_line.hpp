@@ -52,6 +52,8 @@ CLI::Validator integer_in(std::uint64_t low, std::uint64_t high);
 CLI::Validator number_in(double low, double high, bool low_excluded = false);
 /// One of `words`.
 CLI::Validator one_of(std::vector<std::string> words);
+/// A path: anything but the empty string (which would silently mean "none").
+CLI::Validator non_empty_path();
 
 /// The spec a command works on, with its constant values and the run record.
 struct Selected {

@@ -4,7 +4,6 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 #include "../json_value.hpp"
 #include "command_line.hpp"
@@ -22,17 +21,31 @@ struct ReplayArgs {
   bool quiet = false;
 };
 
+/// The most a saved trace may hold: far above any trace a check writes (it
+/// lists every state of a shortest counterexample), far below what would
+/// exhaust memory. Documented in the README (replay).
+constexpr std::uintmax_t max_trace_bytes = std::uintmax_t{256} << 20;
+
 std::string read_text(const std::string& path) {
   const std::string fix = "; give the path of a file written by 'statecheck check NAME --format json'";
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw config_error("cannot read " + path + ": it is a directory" + fix);
+  const auto status = std::filesystem::status(path, ec);
+  if (std::filesystem::is_directory(status)) throw config_error("cannot read " + path + ": it is a directory" + fix);
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))  // a FIFO, /dev/zero: no end
+    throw config_error("cannot read " + path + ": it is not a regular file" + fix);
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (!ec && size > max_trace_bytes)
+    throw config_error(path + " holds " + std::to_string(size >> 20) + " MiB, more than a saved trace may (256 MiB)" + fix);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw config_error("cannot read " + path + fix);
-  std::ostringstream text;
-  text << in.rdbuf();
+  // One byte more than the size: a file that grows while read is cut there and refused below.
+  std::string text(static_cast<std::size_t>(ec ? 0 : size) + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
   if (in.bad()) throw config_error("cannot read " + path + fix);
-  if (text.str().empty()) throw config_error(path + " is empty" + fix);
-  return text.str();
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (text.size() > size) throw config_error("cannot read " + path + ": it grew while being read" + fix);
+  if (text.empty()) throw config_error(path + " is empty" + fix);
+  return text;
 }
 
 /// One line per --set that changes a recorded constant.
@@ -143,7 +156,7 @@ Command add_replay_command(CLI::App& app, bool single_spec) {
   auto a = std::make_shared<ReplayArgs>();
   if (single_spec) a->spec = registry().entries().front().name;
   else cmd->add_option("spec", a->spec, "spec name (see 'list')")->required();
-  cmd->add_option("trace", a->path, "the saved trace (JSON)")->required();
+  cmd->add_option("trace", a->path, "the saved trace (JSON)")->required()->check(non_empty_path());
   cmd->add_option("--set,-s", a->sets, "override a recorded constant: name=value (repeatable)");
   cmd->add_option("--format,-f", a->format, "output format: text or json")->check(one_of({"text", "json"}));
   cmd->add_flag("--quiet,-q", a->quiet, "only the verdict, without the trace");

@@ -86,6 +86,10 @@ enum class Checksums { verify, skip };
 CheckpointData parse_checkpoint(std::span<const std::byte> bytes, const std::string& name, TraceLog& log,
                                 Checksums checksums = Checksums::verify);
 
+/// What DIR's checkpoint holds, for a message: "a checkpoint of spec 'X'
+/// (constants: ...) at level L", what is wrong with it, or "" when DIR has none.
+std::string describe_checkpoint(const std::string& dir);
+
 /// A checkpoint file mapped read-only; config_error when it cannot be opened.
 class MappedCheckpoint {
  public:

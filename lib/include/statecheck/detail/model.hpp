@@ -27,7 +27,7 @@ class model {
   static constexpr bool raw = std::has_unique_object_representations_v<State>;
   static_assert(alignof(State) <= 8, "statecheck: state members aligned above 8 bytes are not supported");
 
-  explicit model(const Spec& spec) : spec_(spec), table_(spec_) {}
+  explicit model(const Spec& spec) : spec_(spec), table_(spec_) { require_unique_names(spec_); }
   model(const model&) = delete;
   model& operator=(const model&) = delete;
 
@@ -74,10 +74,6 @@ class model {
  private:
   static const model& self(const void* m) { return *static_cast<const model*>(m); }
 
-  /// What a spec error says when spec code threw something else than a
-  /// std::exception (caught like any other: it must not end the process).
-  static constexpr const char* foreign_exception = "an exception that is not a std::exception";
-
   static void initial(const void* m, Worker& w) {
     const model& me = self(m);
     std::uint32_t combination = 0;
@@ -95,7 +91,7 @@ class model {
         w.error(c, 0, e.what());
       } catch (...) {
         w.discard_staged();
-        w.error(c, 0, foreign_exception);
+        w.error(c, 0, non_std_exception);
       }
     };
     for_each_combination(me.spec_.init.params, make);
@@ -138,7 +134,7 @@ class model {
         w.error(rank, current, e.what());
       } catch (...) {
         w.discard_staged();
-        w.error(rank, current, foreign_exception);
+        w.error(rank, current, non_std_exception);
       }
     }
   }
@@ -161,7 +157,7 @@ class model {
         note_check_error(out, rank, property, e.what());
         return;
       } catch (...) {
-        note_check_error(out, rank, property, foreign_exception);
+        note_check_error(out, rank, property, non_std_exception);
         return;
       }
     }
@@ -206,7 +202,7 @@ class model {
     } catch (const std::exception&) {
       throw;
     } catch (...) {  // the callers (simulate, replay, the graph) handle std::exception
-      throw std::runtime_error(foreign_exception);
+      throw std::runtime_error(non_std_exception);
     }
   }
 

@@ -17,6 +17,20 @@
 
 namespace statecheck::detail {
 
+/// What a report says of a thrown value that is not a std::exception (`throw 42`).
+inline constexpr const char* non_std_exception = "an exception that is not a std::exception";
+
+/// Inside a catch block: the text of the exception being handled, whatever it is.
+inline std::string current_exception_text() {
+  try {
+    throw;
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (...) {
+    return non_std_exception;
+  }
+}
+
 class Worker;
 struct Hash128;
 

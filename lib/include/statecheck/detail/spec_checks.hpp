@@ -3,8 +3,13 @@
 #pragma once
 
 #include <concepts>
+#include <string>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
+#include <vector>
+
+#include "statecheck/result.hpp"
 
 namespace statecheck::detail {
 
@@ -101,6 +106,30 @@ constexpr void check_parts(const InitPart& init_part, const actions_t<A...>& act
   (check_predicate<State, decltype(std::declval<G>().fn)>(), ...);
   if constexpr (!std::is_same_v<C, no_constraint>) check_predicate<State, decltype(C::fn)>();
   static_assert(sizeof...(A) > 0, "statecheck::actions: declare at least one action");
+}
+
+/// Run-time check of the names a property or action is selected and reported
+/// by: two alike would make `--invariant NAME` check one of them and a saved
+/// trace ambiguous. config_error naming the spec, the kind and the name.
+inline void require_unique_names(std::string_view spec, const char* kind, const std::vector<std::string_view>& names) {
+  for (std::size_t i = 0; i < names.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (names[i] == names[j])
+        throw config_error("spec '" + std::string(spec) + "' has two " + kind + "s named '" + std::string(names[i]) +
+                           "'; give each " + kind + " its own name");
+}
+
+template <class... Part>
+std::vector<std::string_view> names_of(const std::tuple<Part...>& parts) {
+  return std::apply([](const auto&... p) { return std::vector<std::string_view>{p.name...}; }, parts);
+}
+
+/// Checked when a spec is registered and whenever a check is built from it.
+template <class Spec>
+void require_unique_names(const Spec& spec) {
+  require_unique_names(spec.name, "action", names_of(spec.actions.list));
+  require_unique_names(spec.name, "invariant", names_of(spec.invariants.list));
+  require_unique_names(spec.name, "goal", names_of(spec.goals.list));
 }
 
 }  // namespace statecheck::detail

@@ -135,6 +135,7 @@ class TraceLog {
   std::size_t disk_bytes_ = 0;
   std::string workdir_;
   int spill_fd_ = -1;
+  std::string spill_name_;  // for messages
   std::uint32_t spilled_levels_ = 0;  // levels [0, spilled_levels_) are on disk
 };
 

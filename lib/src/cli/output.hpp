@@ -1,0 +1,47 @@
+// Output the checker must not lose: standard output through a checked buffer
+// and files written whole or not at all. A failed write is exit 3 with one
+// line naming where it went (write_error), never a truncated "ok".
+#pragma once
+
+#include <string>
+
+#include "statecheck/result.hpp"
+
+namespace statecheck::cli {
+
+/// A write that failed: "cannot write WHERE: OS error" (exit 3).
+struct write_error : run_error {
+  using run_error::run_error;
+};
+
+/// Puts std::cout on a buffer whose writes are checked, and parks /dev/null on
+/// a closed descriptor 0, 1 or 2 so that no file the run opens takes its
+/// place (a checkpoint written through std::cout's descriptor). Call first.
+void guard_standard_streams();
+
+/// Flushes standard output; "" when everything written reached it, else the
+/// error line ("cannot write standard output: ...").
+std::string standard_output_problem();
+
+/// A file written through a temporary file in the same directory and renamed
+/// over `path` by commit(): an existing file is replaced only by a complete
+/// new one. A path that exists and is not a regular file (a device, a FIFO)
+/// is written in place. `what` names the file in messages ("--dump-graph
+/// file"). The constructor throws config_error when the file cannot be
+/// created (nothing run yet); write()/commit() throw write_error.
+class AtomicFile {
+ public:
+  AtomicFile(std::string path, std::string what);
+  ~AtomicFile();  // removes the temporary file unless committed
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+  void write(const std::string& text);
+  void commit();
+
+ private:
+  [[noreturn]] void failed(const std::string& verb);
+  std::string path_, what_, temp_;
+  int fd_ = -1;
+};
+
+}  // namespace statecheck::cli

@@ -1,0 +1,152 @@
+// Output sinks (issue 13 items 5 and 6, issue 20): standard output on a full
+// disk or closed, graph files over existing files, on devices, in read-only
+// and missing directories, and injected failures of every checkpoint and
+// trace-log spill operation. A lost write is exit 3 with one line naming
+// where it went; never a truncated output with the verdict's exit code.
+#include "cli_shell.hpp"
+
+using hostile::sh;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string bin = STATECHECK_BIN;
+
+// Every subcommand (and --help, and a one-spec checker) with what it prints.
+const char* const commands[] = {
+    STATECHECK_BIN " list",
+    STATECHECK_BIN " --help",
+    STATECHECK_BIN " check die-hard",
+    STATECHECK_BIN " check die-hard --format json",
+    STATECHECK_BIN " check two-phase --set rms=3 --quiet",
+    STATECHECK_BIN " suite die-hard",
+    STATECHECK_BIN " simulate die-hard --runs 50",
+    FAULTY_BIN " --set safe=true",
+};
+
+}  // namespace
+
+TEST_CASE("standard output on a full disk: exit 3, one line naming it", "[hostile][output]") {
+  for (const char* command : commands) {
+    INFO(command);
+    const auto r = sh(std::string(command) + " > /dev/full");
+    CHECK(r.code == 3);
+    CHECK(r.err.find("statecheck: error: cannot write standard output: No space left on device\n") != std::string::npos);
+  }
+}
+
+TEST_CASE("standard output closed: exit 3, one line naming it", "[hostile][output]") {
+  for (const char* command : commands) {
+    INFO(command);
+    const auto r = sh(std::string(command) + " >&-");
+    CHECK(r.code == 3);
+    CHECK(r.err.find("statecheck: error: cannot write standard output: Bad file descriptor (it is closed)") !=
+          std::string::npos);
+  }
+}
+
+TEST_CASE("replay to a full disk or a closed standard output: exit 3", "[hostile][output]") {
+  hostile::TempDir dir;
+  REQUIRE(sh(bin + " check die-hard --format json > " + (dir / "t.json")).code == 1);
+  for (const char* sink : {" > /dev/full", " >&-"}) {
+    const auto r = sh(bin + " replay die-hard " + (dir / "t.json") + sink);
+    CHECK(r.code == 3);
+    CHECK(r.err.find("cannot write standard output") != std::string::npos);
+  }
+}
+
+TEST_CASE("a closed standard output cannot end up in a checkpoint", "[hostile][output]") {
+  hostile::TempDir dir;
+  const auto r = sh(bin + " check two-phase --set rms=4 --checkpoint " + (dir / "c") + " --checkpoint-every 0.000001 >&-");
+  CHECK(r.code == 3);
+  const auto resumed = sh(bin + " check two-phase --set rms=4 --resume " + (dir / "c") + " --quiet");
+  CHECK(resumed.code == 0);
+  CHECK(resumed.err == "");
+}
+
+TEST_CASE("dump-graph: to a full device: exit 3, nothing said to be written", "[hostile][output][graph]") {
+  const auto r = sh(bin + " check die-hard --dump-graph /dev/full --quiet");
+  CHECK(r.code == 3);
+  CHECK(r.out.find("written") == std::string::npos);
+  CHECK(r.err == "statecheck: error: cannot write --dump-graph file /dev/full: No space left on device\n");
+}
+
+TEST_CASE("dump-graph: keeps an existing file when the spec throws", "[hostile][output][graph]") {
+  hostile::TempDir dir;
+  const std::string file = dir / "g.dot";
+  { std::ofstream(file) << "precious\n"; }
+  const auto r = sh(hostile::fixture("cli_throws") + " --set site=effect --dump-graph " + file);
+  CHECK(r.code == 3);
+  CHECK(r.err.find("no graph written") != std::string::npos);
+  CHECK(hostile::slurp(file) == "precious\n");
+  CHECK(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator{}) == 1);  // no temporary left
+}
+
+TEST_CASE("dump-graph: replaces an existing file whole, leaving no temporary", "[hostile][output][graph]") {
+  hostile::TempDir dir;
+  const std::string file = dir / "g.dot";
+  { std::ofstream(file) << "old\n"; }
+  const auto r = sh(bin + " check die-hard --dump-graph " + file + " --quiet");
+  CHECK(r.code == 1);
+  CHECK(r.out.find("graph: 16 states, 96 transitions written to " + file) != std::string::npos);
+  CHECK(hostile::slurp(file).rfind("// statecheck --dump-graph: 16 states, 96 transitions.", 0) == 0);
+  CHECK(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator{}) == 1);
+}
+
+TEST_CASE("dump-graph: into a read-only or missing directory: refused before the run", "[hostile][output][graph]") {
+  for (const std::string path : {"/proc/g.dot", "/no-such-dir/g.dot"}) {
+    const auto r = sh(bin + " check die-hard --dump-graph " + path);
+    CHECK(r.code == 2);
+    CHECK(r.out == "");
+    CHECK(r.err.rfind("statecheck: error: cannot write --dump-graph file " + path + " (", 0) == 0);
+    CHECK(hostile::lines(r.err) == 1);
+  }
+}
+
+TEST_CASE("injected checkpoint write, sync and rename failures: exit 3 naming the file", "[hostile][output][fault]") {
+  const struct {
+    const char* fault;
+    const char* message;
+  } faults[] = {
+      {"checkpoint-write", "cannot write checkpoint {dir}/checkpoint.sckp.tmp: No space left on device"},
+      {"checkpoint-fsync", "cannot sync checkpoint {dir}/checkpoint.sckp.tmp: Input/output error"},
+      {"checkpoint-rename",
+       "cannot rename checkpoint {dir}/checkpoint.sckp.tmp to {dir}/checkpoint.sckp: Invalid cross-device link"},
+  };
+  for (const auto& f : faults) {
+    INFO(f.fault);
+    hostile::TempDir dir;
+    const std::string ckpt = dir / "c";
+    // A good checkpoint first: a failed later write must leave it as it was.
+    REQUIRE(sh(bin + " check two-phase --set rms=3 --checkpoint " + ckpt + " --checkpoint-every 0.000001 --quiet").code == 0);
+    const std::size_t before = std::hash<std::string>{}(hostile::slurp(ckpt + "/checkpoint.sckp"));
+    const auto r = sh("STATECHECK_FAULT=" + std::string(f.fault) + " " + bin + " check two-phase --set rms=3 --checkpoint " +
+                      ckpt + " --overwrite-checkpoint --checkpoint-every 0.000001 --quiet");
+    std::string message = f.message;
+    for (std::size_t at; (at = message.find("{dir}")) != std::string::npos;) message.replace(at, 5, ckpt);
+    CHECK(r.code == 3);
+    CHECK(r.out.find("stopped: " + message + "\n") != std::string::npos);
+    CHECK(hostile::lines(r.out + r.err) <= 3);  // header, the line, nothing else
+    CHECK(std::hash<std::string>{}(hostile::slurp(ckpt + "/checkpoint.sckp")) == before);
+    CHECK(!fs::exists(ckpt + "/checkpoint.sckp.tmp"));
+  }
+}
+
+TEST_CASE("injected trace-log spill write and read-back failures: exit 3 naming the file", "[hostile][output][fault]") {
+  hostile::TempDir dir;
+  const std::string work = dir / "w";
+  fs::create_directory(work);
+  const std::string run = bin + " check die-hard --workdir " + work + " --quiet";
+  const auto written = sh("STATECHECK_FAULT=spill-write " + run);
+  CHECK(written.code == 3);
+  CHECK(written.out.find("stopped: cannot write the trace log spill file " + work + "/statecheck-trace-") != std::string::npos);
+  CHECK(written.out.find(" (deleted, in --workdir): No space left on device\n") != std::string::npos);
+  const auto read = sh("STATECHECK_FAULT=spill-read " + run);
+  CHECK(read.code == 3);
+  CHECK(read.out.find("stopped: cannot read back the trace log spill file " + work + "/statecheck-trace-") != std::string::npos);
+  CHECK(read.out.find(": Input/output error; a violation of NotSolved was found, but its trace could not be rebuilt\n") !=
+        std::string::npos);
+  // Without a fault the same forced path is not taken, and the run ends as usual.
+  CHECK(sh(run).code == 1);
+  CHECK(fs::is_empty(work));
+}
