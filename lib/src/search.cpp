@@ -127,9 +127,11 @@ class Search : public SearchState {
   /// Orders the states of the level table into the next frontier.
   bool finish_level(bool initial) {
     const std::uint64_t n = table.size();
-    // Beside what is held now: the sort keys, and the next frontier where it outgrows this one.
+    // Beside what is held now: the sort keys, the next frontier where it
+    // outgrows this one, and the visited set's pages the new states touch.
     const std::size_t extra = static_cast<std::size_t>(n) * sizeof(LevelTable::Entry) +
-                              static_cast<std::size_t>(n > frontier_count ? n - frontier_count : 0) * frontier_stride;
+                              static_cast<std::size_t>(n > frontier_count ? n - frontier_count : 0) * frontier_stride +
+                              (set_bytes(n) - set_bytes());
     if (!make_room(n, extra)) return false;
     if (!fit_memory(extra, "level " + std::to_string(level + 1) + " (" + std::to_string(n) + " states)")) return false;
     std::vector<LevelTable::Entry> entries = collect_entries();

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <fstream>
 #include <thread>
 
@@ -163,14 +164,24 @@ void SearchState::stop_on_limit(const std::string& message) {
 }
 
 std::size_t SearchState::memory_in_use() const {
-  std::size_t n = (visited ? visited->bytes() : exact->bytes()) + log.bytes() + table.bytes() +
+  std::size_t n = set_bytes() + log.bytes() + table.bytes() +
                   static_cast<std::size_t>(frontier_count) * frontier_stride;
   for (const auto& w : workers) n += w->found.bytes();
   return n;
 }
 
+std::size_t SearchState::set_bytes(std::uint64_t more) const {
+  if (!visited) return exact->bytes();
+  // The table is calloc'd: a page becomes resident when the first entry lands
+  // on it, and entries land uniformly, so a fresh 8 MiB table holding a small
+  // spec costs little (--memory 16M still checks one). A loaded one: all of it.
+  const double pages = static_cast<double>(visited->bytes()) / 4096;
+  const double touched = -pages * std::expm1(-static_cast<double>(visited->size() + more) / pages);
+  return std::min(visited->bytes(), (static_cast<std::size_t>(touched) + 1) * 4096);
+}
+
 std::size_t SearchState::room_for_visited(std::size_t extra) const {
-  const std::size_t set = visited ? visited->bytes() : exact->bytes();
+  const std::size_t set = set_bytes();
   const std::size_t rest = memory_in_use() - set - (log.can_spill() ? log.bytes() : 0) + extra;
   return rest < data_budget() ? data_budget() - rest : 0;
 }

@@ -151,6 +151,16 @@ TEST_CASE("engine: --memory bounds the peak RSS of the whole process", "[hostile
   }
 }
 
+TEST_CASE("engine: the smallest --memory (16M) still checks a small spec", "[hostile]") {
+  // The program's own memory is set aside from --memory; the fresh visited
+  // set's untouched pages are not counted, or nothing would fit in 16M.
+  const Child c = spawn(tree, "check --max-depth 5 --memory 16M");
+  INFO(c.out);
+  REQUIRE(c.code == 1);  // Far is not reached within depth 5
+  REQUIRE_THAT(c.out, Catch::Contains("distinct states   31\n"));
+  REQUIRE(c.peak_rss <= 16 * mib);
+}
+
 TEST_CASE("engine: a 64 KiB state costs what is found, not state size x fan-out", "[hostile]") {
   // Was: 4 states of 64 KiB peaked at 1.08 GB (a record block of 16384 states).
   const Child c = spawn(huge, "check -q --set fanout=4096");

@@ -53,6 +53,8 @@ class SearchState {
 
   // Memory (search_state.cpp): what counts against --memory, see CheckOptions::memory.
   std::size_t memory_in_use() const;
+  /// What the visited (or exact) set holds resident, with `more` states in it.
+  std::size_t set_bytes(std::uint64_t more = 0) const;
   /// --memory less `overhead`: what the search's own structures may hold.
   std::size_t data_budget() const { return options.memory > overhead ? options.memory - overhead : 0; }
   /// " less the N MiB of the program itself" when --memory bounds the process, else "".
