@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
+#include <type_traits>
 
 #include "statecheck/detail/fault.hpp"
 #include "statecheck/detail/hash.hpp"  // xxhash, inlined
@@ -20,7 +21,7 @@ namespace statecheck::detail {
 namespace {
 
 constexpr char magic[8] = {'s', 't', 'a', 't', 'e', 'c', 'h', 'k'};
-constexpr std::uint32_t version = 1;
+constexpr std::uint32_t version = 2;  // 2: per-transition new-state counts (--coverage after --resume)
 enum Tag : std::uint32_t { meta_tag = 1, visited_tag = 2, trace_tag = 3, frontier_tag = 4 };
 constexpr const char* tag_names[] = {"?", "meta", "visited", "trace", "frontier"};
 constexpr std::size_t section_header = 24;
@@ -31,21 +32,28 @@ constexpr std::size_t section_header = 24;
   throw std::runtime_error("cannot " + what + " checkpoint " + path + ": " + std::strerror(errno));
 }
 
-/// Appends plain values to a byte string (the meta section).
+/// Appends plain values to a byte string (the meta section): strings and
+/// vectors as a u64 length then the bytes, every number as 8 bytes.
 struct Bytes {
   std::vector<std::byte> out;
   void raw(const void* p, std::size_t n) {
     const auto* b = static_cast<const std::byte*>(p);
     out.insert(out.end(), b, b + n);
   }
-  void u64(std::uint64_t v) { raw(&v, 8); }
-  void str(const std::string& s) {
-    u64(s.size());
+  void operator()(const std::string& s) {
+    (*this)(std::uint64_t{s.size()});
     raw(s.data(), s.size());
   }
-  void vec(const std::vector<std::uint64_t>& v) {
-    u64(v.size());
+  void operator()(const std::vector<std::uint64_t>& v) {
+    (*this)(std::uint64_t{v.size()});
     raw(v.data(), v.size() * 8);
+  }
+  void operator()(double v) { raw(&v, 8); }
+  template <class T>
+    requires std::is_integral_v<T>
+  void operator()(T v) {
+    const auto wide = static_cast<std::uint64_t>(v);
+    raw(&wide, 8);
   }
 };
 
@@ -87,17 +95,7 @@ class SectionWriter {
 
 std::vector<std::byte> meta_bytes(const CheckpointMeta& m) {
   Bytes b;
-  b.str(m.spec);
-  b.str(m.constants);
-  b.str(m.invariants);
-  for (std::uint64_t v : {m.invariant_mask, std::uint64_t{m.check_deadlock}, std::uint64_t{m.exact},
-                          std::uint64_t{m.max_depth}, m.state_size, m.encoding_size, m.transitions,
-                          m.init_combinations, m.actions, std::uint64_t{m.level}, m.distinct, m.generated})
-    b.u64(v);
-  b.raw(&m.seconds, 8);
-  for (const auto* v : {&m.level_sizes, &m.action_new_states, &m.transition_enabled, &m.goal_level, &m.goal_rank})
-    b.vec(*v);
-  for (std::uint64_t v : {std::uint64_t{m.visited_bits}, m.visited_size, m.collisions}) b.u64(v);
+  CheckpointMeta::each_field(m, b);
   return std::move(b.out);
 }
 
@@ -121,6 +119,10 @@ void write_trace(SectionWriter& s, const TraceLog& log) {
 /// The first reason a checkpoint is refused (caught in parse_checkpoint).
 struct Corrupt {
   std::string why;
+};
+/// A checkpoint of another format version (caught in parse_checkpoint).
+struct OtherVersion {
+  std::uint32_t version;
 };
 
 /// Bounds-checked reads from a byte range.
@@ -159,6 +161,15 @@ struct Reader {
     return v;
   }
   std::vector<std::uint64_t> vec() { return words(u64()); }
+
+  // The meta fields (CheckpointMeta::each_field), read as Bytes wrote them.
+  void operator()(std::string& s) { s = str(); }
+  void operator()(std::vector<std::uint64_t>& v) { v = vec(); }
+  void operator()(double& v) { raw(&v, 8); }
+  void operator()(bool& v) { v = u64() != 0; }
+  template <class T>
+    requires std::is_integral_v<T>
+  void operator()(T& v) { v = static_cast<T>(u64()); }
 };
 
 /// The sections in order, each checked against the buffer and its checksum.
@@ -170,8 +181,7 @@ std::vector<Reader> split_sections(std::span<const std::byte> bytes, Checksums c
   if (std::memcmp(seen, magic, 8) != 0) throw Corrupt{"it does not start with the checkpoint magic"};
   std::uint32_t v[2];
   file.raw(v, 8);
-  if (v[0] != version)
-    throw Corrupt{"format version " + std::to_string(v[0]) + "; this statecheck reads version " + std::to_string(version)};
+  if (v[0] != version) throw OtherVersion{v[0]};
   if (v[1] != 4) throw Corrupt{"it has " + std::to_string(v[1]) + " sections, not 4"};
   std::vector<Reader> sections;
   for (std::uint32_t tag = meta_tag; tag <= frontier_tag; ++tag) {
@@ -192,27 +202,7 @@ std::vector<Reader> split_sections(std::span<const std::byte> bytes, Checksums c
 
 CheckpointMeta read_meta(Reader r) {
   CheckpointMeta m;
-  m.spec = r.str();
-  m.constants = r.str();
-  m.invariants = r.str();
-  m.invariant_mask = r.u64();
-  m.check_deadlock = r.u64() != 0;
-  m.exact = r.u64() != 0;
-  m.max_depth = static_cast<std::uint32_t>(r.u64());
-  m.state_size = r.u64();
-  m.encoding_size = r.u64();
-  m.transitions = r.u64();
-  m.init_combinations = r.u64();
-  m.actions = r.u64();
-  m.level = static_cast<std::uint32_t>(r.u64());
-  m.distinct = r.u64();
-  m.generated = r.u64();
-  r.raw(&m.seconds, 8);
-  for (auto* v : {&m.level_sizes, &m.action_new_states, &m.transition_enabled, &m.goal_level, &m.goal_rank})
-    *v = r.vec();
-  m.visited_bits = static_cast<std::uint32_t>(r.u64());
-  m.visited_size = r.u64();
-  m.collisions = r.u64();
+  CheckpointMeta::each_field(m, r);
   if (r.left != 0) throw Corrupt{"section meta has unread bytes"};
   return m;
 }
@@ -227,7 +217,7 @@ void check_meta(const CheckpointMeta& m) {
     throw Corrupt{"the level sizes do not add up"};
   if (m.state_size == 0 || m.state_size > (1u << 24) || m.encoding_size > (1u << 24) || m.transitions > (1u << 31) ||
       m.init_combinations > (1u << 31) || m.transition_enabled.size() != m.transitions ||
-      m.action_new_states.size() != m.actions || m.goal_level.size() != m.goal_rank.size())
+      m.transition_new.size() != m.transitions || m.goal_level.size() != m.goal_rank.size())
     throw Corrupt{"the spec's shape is inconsistent"};
 }
 
@@ -326,6 +316,10 @@ CheckpointData parse_checkpoint(std::span<const std::byte> bytes, const std::str
     return d;
   } catch (const Corrupt& c) {
     throw config_error("checkpoint " + name + " is truncated/corrupt (" + c.why + "); it cannot be resumed");
+  } catch (const OtherVersion& o) {
+    throw config_error("checkpoint " + name + " has format version " + std::to_string(o.version) +
+                       "; this statecheck reads version " + std::to_string(version) +
+                       " only, so it cannot be resumed: start a new run (or resume with the statecheck that wrote it)");
   }
 }
 

@@ -1,19 +1,24 @@
 // `check --coverage`; see detail/coverage.hpp.
 #include <algorithm>
 #include <cstdio>
+#include <unordered_map>
 
 #include "json_value.hpp"
 #include "statecheck/detail/coverage.hpp"
+#include "statecheck/detail/search.hpp"
 #include "statecheck/report.hpp"
 
 namespace statecheck::detail {
 
 namespace {
 
-/// One parameter of an action, with its values in first-seen order.
+/// One parameter of an action, with its values in first-seen order and an
+/// index from a value's text to its row (one lookup per transition id, so
+/// the table is linear in the number of ids, not quadratic in the values).
 struct ParamTally {
   std::string name;
   std::vector<CoverageRow> values;
+  std::unordered_map<std::string, std::size_t> row_of;
 };
 
 struct ActionTally {
@@ -27,11 +32,18 @@ void add_to(CoverageRow& row, std::uint64_t enabled, std::uint64_t fresh) {
   row.new_states += fresh;
 }
 
+/// Ids between two looks at the stop flag: the table of a spec with millions
+/// of ids takes seconds, and Ctrl-C must end it.
+constexpr std::uint32_t ids_between_stop_checks = 4096;
+
 }  // namespace
 
 Coverage coverage_of(const ModelOps& ops, const Stats& stats) {
   std::vector<ActionTally> actions(ops.action_names.size());
   for (std::uint32_t tid = 0; tid < ops.transitions; ++tid) {
+    if (tid % ids_between_stop_checks == 0 && stop_flag().load(std::memory_order_relaxed))
+      throw stopped_error("interrupted while tallying --coverage (" + std::to_string(tid) + " of " +
+                          std::to_string(ops.transitions) + " transitions); the check above is complete, its coverage is not");
     const TransitionInfo info = ops.describe(ops.model, tid);
     const std::uint64_t enabled = tid < stats.transition_enabled.size() ? stats.transition_enabled[tid] : 0;
     const std::uint64_t fresh = tid < stats.transition_new.size() ? stats.transition_new[tid] : 0;
@@ -39,15 +51,15 @@ Coverage coverage_of(const ModelOps& ops, const Stats& stats) {
     if (!a.present) {
       a.present = true;
       a.total.action = info.action_name;
-      for (const auto& [name, value] : info.params) a.params.push_back({name, {}});
+      for (const auto& [name, value] : info.params) a.params.push_back({name, {}, {}});
     }
     add_to(a.total, enabled, fresh);
     for (std::size_t p = 0; p < info.params.size() && p < a.params.size(); ++p) {
-      const std::string text = value_text(info.params[p].second);
-      std::vector<CoverageRow>& values = a.params[p].values;
-      auto it = std::find_if(values.begin(), values.end(), [&](const CoverageRow& r) { return r.value == text; });
-      if (it == values.end()) it = values.insert(values.end(), {info.action_name, a.params[p].name, text, 0, 0});
-      add_to(*it, enabled, fresh);
+      ParamTally& tally = a.params[p];
+      std::string text = value_text(info.params[p].second);
+      const auto [it, added] = tally.row_of.try_emplace(text, tally.values.size());
+      if (added) tally.values.push_back({info.action_name, tally.name, std::move(text), 0, 0});
+      add_to(tally.values[it->second], enabled, fresh);
     }
   }
   Coverage c;

@@ -95,7 +95,8 @@ std::string verdict(const CheckResult& r) {
     case Violation::Kind::deadlock:
       return "violation: deadlock after " + std::to_string(v.length()) + " steps";
     case Violation::Kind::goal:
-      return "violation: goal " + v.property + " is never reached";
+      return "violation: goal " + v.property + " is never reached" +
+             (r.depth_bounded ? " within depth " + std::to_string(r.stats.depth) + " (--max-depth)" : "");
   }
   return "violation";
 }

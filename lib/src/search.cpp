@@ -14,6 +14,7 @@
 #include <bit>
 #include <chrono>
 #include <memory>
+#include <stdexcept>
 #include <thread>
 
 #include "statecheck/detail/progress.hpp"
@@ -110,6 +111,11 @@ class Search : public SearchState {
       w.error(w.error_rank, 0, non_std_exception);
     }
     table.set_size(w.found.size());
+    if (stop_requested.load()) {  // the spec's init loop returned early
+      stop_on_limit("interrupted while making the initial states (" + std::to_string(ops.init_combinations) +
+                    " combinations); nothing was checked");
+      return false;
+    }
     if (w.error_rank != Worker::none) {
       fail_in_init(w.error_rank, w.error_message);
       return false;
@@ -122,13 +128,15 @@ class Search : public SearchState {
 
   /// Orders the states of the level table into the next frontier.
   bool finish_level(bool initial) {
-    std::vector<LevelTable::Entry> entries = collect_entries();
-    const std::uint64_t n = entries.size();
-    // Beside what is held now: the sort keys, and the next frontier where it outgrows this one.
-    const std::size_t extra = entries.capacity() * sizeof(LevelTable::Entry) +
-                              static_cast<std::size_t>(n > frontier_count ? n - frontier_count : 0) * frontier_stride;
+    const std::uint64_t n = table.size();
+    // Beside what is held now: the sort keys, the next frontier where it
+    // outgrows this one, and the visited set's pages the new states touch.
+    const std::size_t extra = static_cast<std::size_t>(n) * sizeof(LevelTable::Entry) +
+                              static_cast<std::size_t>(n > frontier_count ? n - frontier_count : 0) * frontier_stride +
+                              (set_bytes(n) - set_bytes());
     if (!make_room(n, extra)) return false;
     if (!fit_memory(extra, "level " + std::to_string(level + 1) + " (" + std::to_string(n) + " states)")) return false;
+    std::vector<LevelTable::Entry> entries = collect_entries();
     sort_by_key(entries);
     const std::uint64_t parent_count = level == 0 ? 1 : frontier_count;
     frontier.reset();  // the expanded level is no longer needed: keep peak memory down
@@ -176,14 +184,18 @@ class Search : public SearchState {
     return true;
   }
 
+  /// The level table's entries (any order), in one array of exactly its
+  /// size: what --memory counts, with no per-thread copies beside it.
   std::vector<LevelTable::Entry> collect_entries() {
-    tbb::enumerable_thread_specific<std::vector<LevelTable::Entry>> parts;
+    std::vector<LevelTable::Entry> all(static_cast<std::size_t>(table.size()));
+    std::atomic<std::size_t> filled{0};
     parallel(0, table.capacity(), 1u << 14, [&](const auto& r) {
-      table.collect(r.begin(), r.end(), parts.local());
+      std::vector<LevelTable::Entry> part;  // at most 2^14 entries
+      table.collect(r.begin(), r.end(), part);
+      const std::size_t at = filled.fetch_add(part.size());
+      if (at + part.size() <= all.size()) std::copy(part.begin(), part.end(), all.begin() + static_cast<std::ptrdiff_t>(at));
     });
-    std::vector<LevelTable::Entry> all;
-    all.reserve(static_cast<std::size_t>(table.size()));
-    for (auto& p : parts) all.insert(all.end(), p.begin(), p.end());
+    if (filled.load() != all.size()) throw std::logic_error("the level table holds another number of entries than counted");
     return all;
   }
 
@@ -195,7 +207,8 @@ class Search : public SearchState {
       exact->reserve(total);
       return true;
     }
-    while (visited->needs_growth(total) && visited->can_grow() && visited->bytes() * 2 <= room_for_visited(extra)) {
+    // Growing holds the old table and the new one, twice as big, at once.
+    while (visited->needs_growth(total) && visited->can_grow() && visited->bytes() * 3 <= room_for_visited(extra)) {
       visited->begin_growth();
       parallel(0, visited->old_capacity(), 1u << 16, [&](const auto& r) {
         if (visited->migrate(r.begin(), r.end()) == VisitedSet::Insert::overflow)
@@ -203,12 +216,12 @@ class Search : public SearchState {
       });
       visited->end_growth();
     }
-    if (overflow.load() || !visited->can_hold(total)) {
-      stop_on_limit("the visited set is full: " + std::to_string(result.stats.distinct) +
-                    " states fill its budget of " + std::to_string(visited->budget() >> 20) +
-                    " MiB before level " + std::to_string(level + 1) + " (" + std::to_string(n) +
-                    " more states); raise --memory" +
-                    (log.bytes() != 0 && !log.can_spill() ? ", or give --workdir DIR to spill the trace log to disk" : ""));
+    if (overflow.load()) {
+      stop_on_limit("the visited set's probe sequence grew beyond its limit while growing; raise --memory");
+      return false;
+    }
+    if (!visited->can_hold(total)) {
+      stop_on_limit(visited_full_message(n, extra));
       return false;
     }
     return true;
@@ -258,10 +271,16 @@ class Search : public SearchState {
       // At most 2^18 states a batch, so that progress and Ctrl-C are seen within a fraction of a second.
       std::uint64_t batch = std::min<std::uint64_t>({left, static_cast<std::uint64_t>(std::max(0.0, room)) / fanout,
                                                      std::uint64_t{1} << 18});
-      if (batch < std::min<std::uint64_t>(left, 4096)) {
-        batch = std::min<std::uint64_t>(left, 4096);
+      // The table must hold every successor of a batch: at least a few thousand
+      // states a batch, but fewer (down to one) when each has a huge fan-out.
+      const std::uint64_t least =
+          std::min<std::uint64_t>(left, std::clamp<std::uint64_t>((std::uint64_t{1} << 20) / fanout, 1, 4096));
+      if (batch < least) {
+        batch = least;
+        // Growing holds the old table, its entries and the new table at once.
         const std::size_t grown = LevelTable::bytes_for(table.size() + batch * fanout, table.capacity());
-        if (!fit_memory(grown - table.bytes(), "expanding level " + std::to_string(level))) return false;
+        const std::size_t moving = grown == table.bytes() ? 0 : grown + table.size() * sizeof(LevelTable::Entry);
+        if (!fit_memory(moving, "expanding level " + std::to_string(level))) return false;
         table.reserve(table.size() + batch * fanout);
       }
       parallel(i, i + batch, chunk_states, [&](const auto& r) {

@@ -30,7 +30,27 @@ std::string invariants_text(const ModelOps& ops, std::uint64_t mask) {
 
 std::string mib(std::uint64_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB"; }
 
+/// to = from, for a number or a vector of numbers of either width.
+template <class To, class From>
+void assign(To& to, const From& from) {
+  if constexpr (requires { to.assign(from.begin(), from.end()); }) to.assign(from.begin(), from.end());
+  else to = static_cast<To>(from);
+}
+
 }  // namespace
+
+template <class Self, class Meta, class Copy>
+void SearchState::each_saved(Self& search, Meta& meta, Copy&& copy) {
+  copy(meta.level, search.level);
+  copy(meta.distinct, search.result.stats.distinct);
+  copy(meta.level_sizes, search.result.stats.level_sizes);
+  copy(meta.transition_new, search.result.stats.transition_new);  // per action and for --coverage
+  copy(meta.generated, search.boundary_generated_);
+  copy(meta.transition_enabled, search.boundary_enabled_);
+  copy(meta.seconds, search.boundary_seconds_);
+  copy(meta.goal_level, search.goal_level);
+  copy(meta.goal_rank, search.goal_rank);
+}
 
 double SearchState::elapsed() const {
   return seconds_before + std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -59,15 +79,7 @@ CheckpointMeta SearchState::checkpoint_meta() const {
   m.transitions = ops.transitions;
   m.init_combinations = ops.init_combinations;
   m.actions = ops.action_names.size();
-  m.level = level;
-  m.distinct = result.stats.distinct;
-  m.generated = boundary_generated_;
-  m.seconds = boundary_seconds_;
-  m.level_sizes = result.stats.level_sizes;
-  for (const ActionStats& a : result.stats.actions) m.action_new_states.push_back(a.new_states);
-  m.transition_enabled = boundary_enabled_;
-  m.goal_level.assign(goal_level.begin(), goal_level.end());
-  m.goal_rank = goal_rank;
+  each_saved(*this, m, [](auto& meta, const auto& search) { assign(meta, search); });
   if (visited) {
     m.visited_bits = visited->bits();
     m.visited_size = visited->size();
@@ -152,9 +164,10 @@ void SearchState::restore_checkpoint() {
   // Threads may differ. --memory may differ, but must hold what the checkpoint holds.
   const std::uint64_t needed =
       d.visited.size() + m.level_sizes.back() * frontier_stride + (log.can_spill() ? 0 : log.bytes());
-  if (needed > options.memory)
+  if (needed > data_budget())
     throw config_error("checkpoint " + name + " holds " + mib(needed) + " (visited set, frontier, trace log), more than --memory " +
-                       mib(options.memory) + "; raise --memory to at least " + mib(needed + (needed >> 2)));
+                       mib(options.memory) + less_program() + "; raise --memory to at least " +
+                       mib(overhead + needed + (needed >> 2)));
   if (visited) {
     if (!visited->restore(m.visited_bits, d.visited.data(), m.visited_size, m.collisions))
       throw config_error("checkpoint " + name + " is truncated/corrupt (section visited does not hold " +
@@ -166,17 +179,15 @@ void SearchState::restore_checkpoint() {
   frontier = allocate_states(frontier_count);
   for (std::uint64_t i = 0; i < frontier_count; ++i)
     std::memcpy(frontier.get() + i * frontier_stride, d.frontier.data() + i * m.state_size, ops.state_size);
-  level = m.level;
-  result.stats.distinct = m.distinct;
-  result.stats.depth = m.level;
-  result.stats.level_sizes = m.level_sizes;
-  for (std::size_t a = 0; a < result.stats.actions.size(); ++a) result.stats.actions[a].new_states = m.action_new_states[a];
-  workers[0]->generated = m.generated;  // the counts so far, as if one worker had made them
-  workers[0]->enabled = m.transition_enabled;
-  goal_level.assign(m.goal_level.begin(), m.goal_level.end());
-  goal_rank = m.goal_rank;
-  seconds_before = m.seconds;
-  result.resumed_from_level = m.level;
+  each_saved(*this, m, [](const auto& meta, auto& search) { assign(search, meta); });
+  // What follows from the saved fields.
+  result.stats.depth = level;
+  for (std::size_t t = 0; t < result.stats.transition_new.size(); ++t)
+    result.stats.actions[ops.action_of_transition[t]].new_states += result.stats.transition_new[t];
+  workers[0]->generated = boundary_generated_;  // the counts so far, as if one worker had made them
+  workers[0]->enabled = boundary_enabled_;
+  seconds_before = boundary_seconds_;
+  result.resumed_from_level = level;
 }
 
 }  // namespace statecheck::detail

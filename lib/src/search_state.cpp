@@ -5,10 +5,12 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <fstream>
 #include <thread>
 
 #include "statecheck/detail/fault.hpp"
+#include "statecheck/detail/search.hpp"
 #include "statecheck/detail/self_check.hpp"
 #include "statecheck/detail/trace_builder.hpp"
 
@@ -21,6 +23,12 @@ std::size_t physical_memory() {
   const long page = sysconf(_SC_PAGE_SIZE);
   return pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) : std::size_t{8} << 30;
 }
+
+}  // namespace
+
+std::size_t default_memory() { return physical_memory() / 2; }
+
+namespace {
 
 std::size_t peak_rss_bytes() {
   std::ifstream status("/proc/self/status");
@@ -37,26 +45,47 @@ std::size_t peak_rss_bytes() {
 
 std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
 
+/// The process's resident memory now: the program, its libraries, the spec.
+std::size_t resident_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  std::size_t pages = 0, resident = 0;
+  statm >> pages >> resident;
+  const long page = sysconf(_SC_PAGE_SIZE);
+  return resident * static_cast<std::size_t>(page > 0 ? page : 4096);
+}
+
+/// Beside what the search counts: allocator slack, thread stacks, the
+/// scheduler's own memory (documented in the README's --memory paragraph).
+constexpr std::size_t uncounted_slack = std::size_t{8} << 20;
+
 }  // namespace
 
 SearchState::SearchState(const ModelOps& model_ops, const CheckOptions& opts) : ops(model_ops), options(opts) {
   invariant_mask = detail::invariant_mask(ops, options.invariants);
   threads = options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  if (options.memory == 0) options.memory = physical_memory() / 2;
+  if (options.memory == 0) options.memory = default_memory();
   layout.state_size = ops.state_size;
   layout.encoding_size = ops.encoding_size;
   layout.stride = round_up(ops.state_size + ops.encoding_size, 8);  // alignof(State) <= 8
   frontier_stride = round_up(ops.state_size, 8);
   tid_bits = static_cast<unsigned>(std::bit_width(std::max<std::uint32_t>(ops.transitions, 2) - 1));
-  if (options.exact) exact = std::make_unique<ExactSet>(layout.encoded_bytes());
-  else visited = std::make_unique<VisitedSet>(options.memory);
   log.set_workdir(options.workdir);
-  ctx = {visited.get(), exact.get(), &table, layout, tid_bits};
-  const std::size_t staging = std::max<std::size_t>(ops.transitions, 1);
+  ctx = {nullptr, nullptr, &table, layout, tid_bits};  // the set comes below, once the overhead is known
+  // Successors staged per flush: a state's whole fan-out when small, else
+  // what fits in staging_bytes (the staging area flushes when full).
+  constexpr std::size_t staging_bytes = std::size_t{256} << 10;
+  const std::size_t staging = std::clamp<std::size_t>(ops.transitions, 1, std::max<std::size_t>(16, staging_bytes / layout.stride));
   for (unsigned i = 0; i < threads; ++i) {
     workers.push_back(std::make_unique<Worker>(i, ctx, ops.transitions, staging));
     peers.push_back(workers.back().get());
   }
+  // --memory bounds the whole process: what is resident now (the program, its
+  // libraries, the workers' fixed buffers) and a slack are not the search's.
+  if (options.memory_bounds_process) overhead = resident_bytes() + uncounted_slack;
+  if (options.exact) exact = std::make_unique<ExactSet>(layout.encoded_bytes());
+  else visited = std::make_unique<VisitedSet>(data_budget());
+  ctx.visited = visited.get();
+  ctx.exact = exact.get();
   for (auto& w : workers) w->peers = &peers;
   if (options.self_check_states > 0) view = std::make_unique<ModelView>(ops);
   goal_level.assign(ops.goal_names.size(), 0);
@@ -125,7 +154,7 @@ void SearchState::fail_with_error(Location at, const std::string& message, const
                                   std::optional<std::uint32_t> tid) {
   result.outcome = Outcome::error;
   result.error = SpecError{message, where, {}};
-  if (tid) result.error->where = "action " + transition_label(ops.describe(ops.model, *tid));
+  if (tid) result.error->where = *tid == constraint_tid ? "the constraint" : "action " + transition_label(ops.describe(ops.model, *tid));
   std::vector<TraceStep> steps = trace_to(at, true);
   if (result.error && result.error->where != "replay") result.error->trace = std::move(steps);
 }
@@ -141,31 +170,66 @@ void SearchState::stop_on_limit(const std::string& message) {
 }
 
 std::size_t SearchState::memory_in_use() const {
-  std::size_t n = (visited ? visited->bytes() : exact->bytes()) + log.bytes() + table.bytes() +
+  std::size_t n = set_bytes() + log.bytes() + table.bytes() +
                   static_cast<std::size_t>(frontier_count) * frontier_stride;
   for (const auto& w : workers) n += w->found.bytes();
   return n;
 }
 
+std::size_t SearchState::set_bytes(std::uint64_t more) const {
+  if (!visited) return exact->bytes();
+  // The table is calloc'd: a page becomes resident when the first entry lands
+  // on it, and entries land uniformly, so a fresh 8 MiB table holding a small
+  // spec costs little (--memory 16M still checks one). A loaded one: all of it.
+  const double pages = static_cast<double>(visited->bytes()) / 4096;
+  const double touched = -pages * std::expm1(-static_cast<double>(visited->size() + more) / pages);
+  return std::min(visited->bytes(), (static_cast<std::size_t>(touched) + 1) * 4096);
+}
+
 std::size_t SearchState::room_for_visited(std::size_t extra) const {
-  const std::size_t set = visited ? visited->bytes() : exact->bytes();
+  const std::size_t set = set_bytes();
   const std::size_t rest = memory_in_use() - set - (log.can_spill() ? log.bytes() : 0) + extra;
-  return rest < options.memory ? options.memory - rest : 0;
+  return rest < data_budget() ? data_budget() - rest : 0;
+}
+
+std::string SearchState::less_program() const {
+  if (overhead == 0) return "";
+  return " less the " + std::to_string((overhead + (1u << 20) - 1) >> 20) + " MiB of the program itself";
+}
+
+std::string SearchState::visited_full_message(std::uint64_t n, std::size_t extra) const {
+  const auto mib = [](std::size_t b) { return std::to_string((b + (1u << 20) - 1) >> 20) + " MiB"; };
+  const auto percent = [](double x) { return std::to_string(static_cast<int>(x * 100 + 0.5)) + "%"; };
+  const std::size_t set = visited->bytes();
+  const std::size_t rest = memory_in_use() - set + extra;
+  const std::string why =
+      !visited->can_grow()
+          ? "it is at its cap of " + mib(visited->budget()) + " (--memory)"
+          : "growing it to " + mib(2 * set) + " (the old table is held while it moves) does not fit in --memory " +
+                mib(options.memory) + less_program() + " beside the " + mib(rest) +
+                " of the trace log, frontier and level tables";
+  return "the visited set is full: " + mib(set) + " holding " + std::to_string(result.stats.distinct) +
+         " states (" + percent(visited->load()) + " full) cannot take the " + std::to_string(n) + " states of level " +
+         std::to_string(level + 1) + " (it would be " +
+         percent(static_cast<double>(result.stats.distinct + n) / static_cast<double>(visited->capacity())) +
+         " full), and " + why + "; raise --memory" +
+         (log.bytes() != 0 && !log.can_spill() ? ", or give --workdir DIR to spill the trace log to disk" : "");
 }
 
 bool SearchState::fit_memory(std::size_t extra, const std::string& what) {
-  const std::size_t budget = options.memory;
+  const std::size_t budget = data_budget();
   const std::size_t used = memory_in_use() + extra;
   const std::size_t rest = used - log.bytes();
   const auto mib = [](std::size_t b) { return std::to_string((b + (1u << 20) - 1) >> 20) + " MiB"; };
   if (used > budget && rest > budget) {
-    stop_on_limit(what + " needs " + mib(used - log.bytes()) + " beside the trace log, more than --memory " + mib(budget) +
-                  " (visited set " + mib(visited ? visited->bytes() : exact->bytes()) + "); raise --memory");
+    stop_on_limit(what + " needs " + mib(used - log.bytes()) + " beside the trace log, more than --memory " +
+                  mib(options.memory) + less_program() + " (visited set " + mib(visited ? visited->bytes() : exact->bytes()) +
+                  "); raise --memory");
     return false;
   }
   if (used > budget && !log.can_spill()) {
-    stop_on_limit("the trace log (" + mib(log.bytes()) + " in RAM) no longer fits in --memory " + mib(budget) +
-                  " beside the visited set and the levels (" + mib(rest) +
+    stop_on_limit("the trace log (" + mib(log.bytes()) + " in RAM) no longer fits in --memory " + mib(options.memory) +
+                  less_program() + " beside the visited set and the levels (" + mib(rest) +
                   "); raise --memory, or give --workdir DIR to spill the trace log to disk");
     return false;
   }
@@ -190,7 +254,8 @@ void SearchState::report_unreached_goals() {
       result.outcome = Outcome::violation;
       result.violation = Violation{Violation::Kind::goal, ops.goal_names[g], {}};
     } else {
-      result.warnings.push_back("goal " + ops.goal_names[g] + " was never reached either");
+      result.warnings.push_back("goal " + ops.goal_names[g] + " was never reached either" +
+                                (result.depth_bounded ? " within depth " + std::to_string(level) : ""));
     }
   }
 }

@@ -5,6 +5,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "statecheck/detail/search.hpp"
 #include "statecheck/report.hpp"
 
 namespace statecheck::detail {
@@ -89,11 +90,37 @@ Path trace_path(const ModelView& view, const StateGraph& g, const std::vector<Va
 
 }  // namespace
 
-StateGraph explore_graph(const ModelView& view, std::uint64_t limit, std::uint32_t max_depth) {
+namespace {
+
+std::string mib(std::size_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB"; }
+
+/// Stops the exploration on a stop request, or when what it holds (the
+/// states, each in its own allocation, the index's nodes and the edges) grows
+/// beyond `memory`; polled once per state made or expanded.
+void check_budget(const StateGraph& g, std::size_t state_size, std::size_t memory, std::uint32_t level) {
+  const std::string where = "level " + std::to_string(level) + ", " + std::to_string(g.states.size()) + " states";
+  if (stop_flag().load(std::memory_order_relaxed))
+    throw stopped_error("interrupted while exploring the graph for --dump-graph (" + where +
+                        "); no graph was written and nothing was checked");
+  constexpr std::size_t per_state_overhead = 16 + 8 + 64;  // allocator header, guard word, index node
+  const std::size_t used = g.states.capacity() * sizeof(OwnedState) +
+                           g.states.size() * ((state_size + 7) / 8 * 8 + per_state_overhead) +
+                           g.edges.capacity() * sizeof(StateGraph::Edge);
+  if (used > memory)
+    throw stopped_error("the graph for --dump-graph outgrew --memory " + mib(memory) + " (" + where + ", " +
+                        std::to_string(g.edges.size()) + " transitions); raise --memory, or use --max-depth");
+}
+
+}  // namespace
+
+StateGraph explore_graph(const ModelView& view, std::uint64_t limit, std::uint32_t max_depth, std::size_t memory) {
   StateGraph g;
   StateIndex index(view, g, limit);
-  for (std::uint32_t c = 0; c < view.ops().init_combinations; ++c)
+  const std::size_t state_size = view.ops().state_size;
+  for (std::uint32_t c = 0; c < view.ops().init_combinations; ++c) {
+    if ((c & 1023u) == 0) check_budget(g, state_size, memory, 1);
     if (const std::optional<OwnedState> s = view.initial(c)) index.find_or_add(*s);
+  }
   g.initial_count = g.states.size();
   // Levels are contiguous ranges of states: [level_begin, level_end) is level `level`.
   std::size_t level_begin = 0;
@@ -104,14 +131,17 @@ StateGraph explore_graph(const ModelView& view, std::uint64_t limit, std::uint32
     const std::size_t level_end = g.states.size();
     for (std::size_t i = level_begin; i < level_end; ++i) {
       view.enabled(g.states[i], tids, scratch);
-      for (const std::uint32_t tid : tids) {
-        const std::optional<OwnedState> next = view.successor(g.states[i], tid);
-        g.edges.push_back({static_cast<std::uint32_t>(i), index.find_or_add(*next), tid});
+      for (std::size_t k = 0; k < tids.size(); ++k) {
+        if ((k & 1023u) == 0) check_budget(g, state_size, memory, level);  // a huge fan-out is checked within
+        const std::optional<OwnedState> next = view.successor(g.states[i], tids[k]);
+        g.edges.push_back({static_cast<std::uint32_t>(i), index.find_or_add(*next), tids[k]});
       }
+      if (tids.empty()) check_budget(g, state_size, memory, level);
     }
     level_begin = level_end;
     ++level;
   }
+  check_budget(g, state_size, memory, level);
   return g;
 }
 

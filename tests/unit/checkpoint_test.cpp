@@ -18,6 +18,7 @@
 #include "examples/two_phase.hpp"
 #include "specs/hdds/finalization_fencing/finalization_fencing.hpp"
 #include "statecheck/detail/checkpoint.hpp"
+#include "statecheck/detail/coverage.hpp"
 #include "statecheck/statecheck.hpp"
 
 using statecheck::CheckOptions;
@@ -35,6 +36,7 @@ using test::write_bytes;
 void require_identical(const CheckResult& a, const CheckResult& b) {
   test::require_same(a, b);
   REQUIRE(a.stats.transition_enabled == b.stats.transition_enabled);
+  REQUIRE(a.stats.transition_new == b.stats.transition_new);  // --coverage after --resume (issue 13 item 1)
   REQUIRE(a.stats.actions.size() == b.stats.actions.size());
   for (std::size_t i = 0; i < a.stats.actions.size(); ++i) {
     REQUIRE(a.stats.actions[i].enabled == b.stats.actions[i].enabled);
@@ -104,6 +106,41 @@ TEST_CASE("checkpoint: two-phase N=5 stopped at several levels and resumed equal
   // Resumed twice, checkpointing again while resumed, changing threads each time.
   TempDir dir;
   require_identical(whole, run_in_pieces(spec, test::options(1), {3, 6, 11}, {4, 1, 2}, dir.path));
+}
+
+TEST_CASE("checkpoint: --coverage of a resumed run equals the uninterrupted run's", "[checkpoint][hostile]") {
+  // Issue 13 item 1: the per-transition new-state counts were not in the
+  // checkpoint, so a resumed run's coverage said 0 new states for every value.
+  const auto spec = examples::two_phase::make_spec({4});
+  const statecheck::detail::model<decltype(spec)> m(spec);
+  const CheckResult whole = statecheck::check(spec, test::options(1));
+  TempDir dir;
+  const CheckResult resumed = run_in_pieces(spec, test::options(1), {4}, {2}, dir.sub("ckpt"));
+  const auto rows = [&](const CheckResult& r) {
+    std::vector<std::tuple<std::string, std::string, std::string, std::uint64_t, std::uint64_t>> out;
+    for (const auto& row : statecheck::detail::coverage_of(m.ops(), r.stats).rows)
+      out.emplace_back(row.action, row.param, row.value, row.enabled, row.new_states);
+    return out;
+  };
+  const auto expected = rows(whole);
+  REQUIRE(rows(resumed) == expected);
+  std::uint64_t fresh = 0;
+  for (const auto& row : expected) fresh += std::get<1>(row).empty() ? std::get<4>(row) : 0;
+  REQUIRE(fresh + 1 == whole.stats.distinct);  // every state but the initial one is some transition's new state
+}
+
+TEST_CASE("checkpoint: a file of another format version is refused with its own line", "[checkpoint][hostile]") {
+  const auto spec = examples::two_phase::make_spec({3});
+  TempDir dir;
+  CheckOptions o = test::options(1);
+  o.checkpoint.dir = dir.path;
+  o.stop_after_level = 2;
+  REQUIRE(statecheck::check(spec, o).outcome == Outcome::limit);
+  std::vector<std::byte> bytes = read_file(dir.sub("checkpoint.sckp"));
+  const std::uint32_t old_version = 1;  // before the per-transition counts were saved
+  std::memcpy(bytes.data() + 8, &old_version, 4);
+  REQUIRE(refusal(bytes) == "checkpoint C has format version 1; this statecheck reads version 2 only, so it cannot be "
+                            "resumed: start a new run (or resume with the statecheck that wrote it)");
 }
 
 TEST_CASE("checkpoint: die-hard and an HDDS violation resumed give the same counterexample", "[checkpoint]") {
@@ -229,7 +266,7 @@ TEST_CASE("checkpoint: a truncated or corrupted file is refused cleanly", "[chec
   REQUIRE_THAT(refusal(bad), Catch::Contains("(it does not start with the checkpoint magic)"));
   bad = good;
   bad[8] = std::byte{9};
-  REQUIRE_THAT(refusal(bad), Catch::Contains("(format version 9; this statecheck reads version 1)"));
+  REQUIRE_THAT(refusal(bad), Catch::Contains("has format version 9; this statecheck reads version 2 only"));
   // Through a resume: the same line, and the search never starts.
   write_bytes(file, std::vector<std::byte>(good.begin(), good.begin() + 5000));
   auto resume = test::options(1);

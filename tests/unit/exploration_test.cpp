@@ -96,6 +96,19 @@ TEST_CASE("coverage: per parameter value, and the values and actions never enabl
   }
 }
 
+TEST_CASE("coverage: a stop request ends the table with stopped_error", "[coverage][hostile]") {
+  // Issue 13 item 15: --coverage of millions of ids ignored SIGTERM.
+  const auto spec = stairs();
+  const detail::model<decltype(spec)> m(spec);
+  const statecheck::CheckResult r = detail::run_search(m.ops(), test::options(1));
+  detail::stop_flag().store(true);
+  REQUIRE_THROWS_WITH(detail::coverage_of(m.ops(), r.stats),
+                      "interrupted while tallying --coverage (0 of 4 transitions); the check above is complete, "
+                      "its coverage is not");
+  detail::stop_flag().store(false);
+  REQUIRE(detail::coverage_of(m.ops(), r.stats).rows.size() == 5);
+}
+
 TEST_CASE("simulate: a deadlock ends the first walk; without deadlock checks every walk runs to it", "[simulate]") {
   const auto spec = count_to_three();
   const detail::model<decltype(spec)> m(spec);
@@ -184,13 +197,21 @@ TEST_CASE("graph: the sequential BFS finds what the parallel search finds", "[gr
   const detail::model<decltype(spec)> m(spec);
   const detail::ModelOps ops = m.ops();  // the view keeps a reference
   const detail::ModelView view(ops);
-  const detail::StateGraph g = detail::explore_graph(view, 100, 0);
+  const detail::StateGraph g = detail::explore_graph(view, 100, 0, std::size_t{1} << 30);
   REQUIRE(g.states.size() == 15);  // as the check counts it (search_test)
   REQUIRE(g.initial_count == 2);
   // The 10 states with x + y < 4 are expanded, each with Right and Up.
   REQUIRE(g.edges.size() == 20);
-  REQUIRE(detail::explore_graph(view, 100, 2).states.size() == 6);
-  REQUIRE_THROWS_AS(detail::explore_graph(view, 14, 0), statecheck::config_error);
+  REQUIRE(detail::explore_graph(view, 100, 2, std::size_t{1} << 30).states.size() == 6);
+  REQUIRE_THROWS_AS(detail::explore_graph(view, 14, 0, std::size_t{1} << 30), statecheck::config_error);
+  // [hostile] Its structures are bounded by --memory (issue 13 item 10), and a
+  // stop request ends it (item 15): stopped_error, which the CLI reports with exit 3.
+  REQUIRE_THROWS_WITH(detail::explore_graph(view, 100, 0, 1024),
+                      Catch::Contains("the graph for --dump-graph outgrew --memory 1 MiB"));
+  detail::stop_flag().store(true);
+  REQUIRE_THROWS_WITH(detail::explore_graph(view, 100, 0, std::size_t{1} << 30),
+                      Catch::StartsWith("interrupted while exploring the graph for --dump-graph (level 1, 0 states"));
+  detail::stop_flag().store(false);
 
   const statecheck::CheckResult r = detail::run_search(m.ops(), test::options(2));
   const std::string dot = detail::graph_dot(view, g, nullptr);

@@ -41,9 +41,12 @@ struct CheckOptions {
   /// the visited set, the trace log kept in RAM, the frontier states, and the
   /// level being built (its table, the workers' record buffers, the sort keys).
   /// Checked at level boundaries and between expansion batches (so the states
-  /// one batch finds may pass it before the search stops); the transient old
-  /// table while the visited set doubles is not counted.
+  /// one batch finds may pass it before the search stops); the moments a table
+  /// grows (old and new copies at once) are counted.
   std::size_t memory = 0;
+  /// `memory` bounds the whole process (the CLI's --memory): what is resident
+  /// when the search starts, and an 8 MiB slack, are set aside from it.
+  bool memory_bounds_process = false;
   std::string workdir;                  // where the trace log spills when it outgrows its share (empty: stop instead)
   CheckpointOptions checkpoint;
   std::uint32_t stop_after_level = 0;   // tests: behave as if Ctrl-C came once this level is complete

@@ -31,36 +31,52 @@
 
 namespace statecheck {
 
+/// The most values one parameter may have (documented in the README): beyond
+/// it a spec is refused when it is built into a model, rather than allocating
+/// gigabytes or wrapping a transition id.
+inline constexpr std::int64_t max_param_values = std::int64_t{1} << 24;
+
 /// A named parameter with a finite domain; printed as `name=value` in labels.
 template <class T>
 struct param_t {
   using type = T;
   std::string_view name;
   std::vector<T> values;
+  // For param(name, lo, hi): the range asked for, so that an empty or
+  // oversized one can be named when the spec is refused.
+  std::int64_t lo = 0;
+  std::int64_t hi = 0;
+  bool ranged = false;
 };
 
-/// Integer parameter taking lo..hi inclusive (an empty domain when hi < lo).
+/// Integer parameter taking lo..hi inclusive. An empty range (hi < lo) or one
+/// of more than max_param_values values is kept empty here and refused when
+/// the spec is built into a model (a configuration error naming it): a
+/// constructor cannot say which spec and action it belongs to.
 inline param_t<int> param(std::string_view name, int lo, int hi) {
-  param_t<int> p{name, {}};
-  for (int v = lo; v <= hi; ++v) p.values.push_back(v);
+  param_t<int> p{name, {}, lo, hi, true};
+  const std::int64_t count = std::int64_t{hi} - std::int64_t{lo} + 1;  // 64-bit: INT_MAX cannot wrap
+  if (count <= 0 || count > max_param_values) return p;
+  p.values.reserve(static_cast<std::size_t>(count));
+  for (std::int64_t v = lo; v <= hi; ++v) p.values.push_back(static_cast<int>(v));
   return p;
 }
 
 /// Parameter over an explicit list of values, in that order.
 template <class T>
 param_t<T> param(std::string_view name, std::initializer_list<T> values) {
-  return {name, std::vector<T>(values)};
+  return {name, std::vector<T>(values), 0, 0, false};
 }
 template <class T>
 param_t<T> param(std::string_view name, std::vector<T> values) {
-  return {name, std::move(values)};
+  return {name, std::move(values), 0, 0, false};
 }
 
 /// Parameter over every value of a bool or a STATECHECK_ENUM: `param<Role>("role")`.
 template <class T>
   requires(std::is_same_v<T, bool> || named_enum<T>)
 param_t<T> param(std::string_view name) {
-  param_t<T> p{name, {}};
+  param_t<T> p{name, {}, 0, 0, false};
   if constexpr (std::is_same_v<T, bool>) {
     p.values = {false, true};
   } else {

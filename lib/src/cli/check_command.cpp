@@ -93,6 +93,7 @@ int run_check(const CheckArgs& a) {
   Selected s = select_spec(a.spec);
   CheckOptions& o = s.info.options;
   o.memory = a.memory.empty() ? 0 : parse_size(a.memory, "--memory");
+  o.memory_bounds_process = true;
   o.max_depth = a.max_depth;
   o.exact = a.exact;
   o.self_check_states = a.self_check;
@@ -114,24 +115,40 @@ int run_check(const CheckArgs& a) {
   std::optional<GraphOutput> graph;
   std::optional<AtomicFile> graph_file;  // created now, so that a bad path is refused before the run
   if (!a.graph_file.empty()) graph_file.emplace(a.graph_file, "--dump-graph file");
+  std::optional<std::string> stopped;  // the graph or the coverage stopped short (stopped_error)
+  bool checked = false;
   s.entry->with_model(s.values, [&](const detail::ModelOps& ops) {
     const detail::ModelView view(ops);
     std::optional<detail::StateGraph> states;
     if (!a.graph_file.empty()) {  // first, so that a refusal comes before the check
       graph.emplace();
       try {
-        states = detail::explore_graph(view, a.graph_limit, a.max_depth);
+        states = detail::explore_graph(view, a.graph_limit, a.max_depth, o.memory != 0 ? o.memory : detail::default_memory());
       } catch (const config_error&) {
         throw;
+      } catch (const detail::stopped_error& e) {
+        stopped = e.what();  // nothing checked, FILE left as it was
+        return;
       } catch (...) {
         graph->problem = detail::current_exception_text();  // the check reports the spec error with its trace
       }
     }
     r = detail::run_search(ops, o);
-    if (a.coverage) coverage = detail::coverage_of(ops, r.stats);
+    checked = true;
+    if (a.coverage) {
+      try {
+        coverage = detail::coverage_of(ops, r.stats);
+      } catch (const detail::stopped_error& e) {
+        stopped = e.what();  // the check's own report is still printed
+      }
+    }
     if (states) *graph = {detail::graph_dot(view, *states, r.violation ? &*r.violation : nullptr),
                           states->states.size(), states->edges.size(), {}};
   });
+  if (stopped && !checked) {  // the graph's exploration: nothing was checked
+    std::cerr << "statecheck: stopped: " << *stopped << "\n";
+    return exit_error;
+  }
   if (graph && graph->problem.empty()) {  // else the temporary file goes, and FILE stays as it was
     graph_file->write(graph->dot);
     graph_file->commit();
@@ -151,6 +168,10 @@ int run_check(const CheckArgs& a) {
   }
   if (graph && !graph->problem.empty())
     std::cerr << "statecheck: no graph written: spec code threw while exploring it: " << graph->problem << "\n";
+  if (stopped) {
+    std::cerr << "statecheck: stopped: " << *stopped << "\n";
+    return exit_error;
+  }
   return exit_code(r);
 }
 
@@ -161,7 +182,7 @@ Command add_check_command(CLI::App& app, bool single_spec) {
   auto a = std::make_shared<CheckArgs>();
   add_spec_options(*cmd, a->spec, single_spec);
   cmd->add_option("--memory,-m", a->memory,
-                  "RAM for the visited set, trace log, frontier and level tables, e.g. 512M or 2G (default: half the RAM)");
+                  "the most RAM the whole process may use (peak RSS), e.g. 512M or 2G (default: half the RAM)");
   cmd->add_option("--max-depth", a->max_depth, "do not expand states beyond this BFS level")
       ->check(integer_in(1, 1u << 30));
   cmd->add_option("--progress", a->progress, "seconds between progress lines on stderr (0: none; default 10)")

@@ -1,6 +1,6 @@
 // statecheck/detail/checkpoint.hpp - the search state at a level boundary, on disk.
 //
-// ============================== format (version 1) ==========================
+// ============================== format (version 2) ==========================
 // A file DIR/checkpoint.sckp, native byte order (the magic fails on another):
 //   header   8-byte magic "statechk", u32 version, u32 section count (4)
 //   section  u32 tag, u32 zero, u64 length, u64 XXH3-64 of the payload, payload
@@ -11,7 +11,8 @@
 // states of the level about to be expanded, state_size bytes each).
 // The reader checks the magic, the version, every length against the bytes
 // left before it allocates, every checksum, and that the parts agree with each
-// other; anything else is refused with one line (config_error). It reads a
+// other; anything else is refused with one line (config_error), a file of
+// another format version with a line of its own. It reads a
 // byte buffer, so that it can be fuzzed. The writer writes a temporary file
 // and renames it, so an interrupted write never destroys the previous file.
 // ============================================================================
@@ -44,13 +45,24 @@ struct CheckpointMeta {
   std::uint64_t generated = 0;
   double seconds = 0;
   std::vector<std::uint64_t> level_sizes;
-  std::vector<std::uint64_t> action_new_states;
-  std::vector<std::uint64_t> transition_enabled;
+  std::vector<std::uint64_t> transition_enabled;  // per transition id (--coverage)
+  std::vector<std::uint64_t> transition_new;      // per transition id: new states it found (version 2)
   std::vector<std::uint64_t> goal_level;  // 0: not reached yet
   std::vector<std::uint64_t> goal_rank;
   std::uint32_t visited_bits = 0;  // fingerprint table of 2^visited_bits words
   std::uint64_t visited_size = 0;
   std::uint64_t collisions = 0;
+
+  /// Every field, in file order: the one list the writer and the reader both
+  /// walk, so that a field cannot be written and not read, or read out of order.
+  template <class Self, class F>
+  static void each_field(Self& m, F&& f) {
+    f(m.spec), f(m.constants), f(m.invariants), f(m.invariant_mask), f(m.check_deadlock), f(m.exact);
+    f(m.max_depth), f(m.state_size), f(m.encoding_size), f(m.transitions), f(m.init_combinations), f(m.actions);
+    f(m.level), f(m.distinct), f(m.generated), f(m.seconds);
+    f(m.level_sizes), f(m.transition_enabled), f(m.transition_new), f(m.goal_level), f(m.goal_rank);
+    f(m.visited_bits), f(m.visited_size), f(m.collisions);
+  }
 
   std::uint64_t encoded_bytes() const { return encoding_size == 0 ? state_size : encoding_size; }
 };

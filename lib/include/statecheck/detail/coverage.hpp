@@ -33,7 +33,9 @@ struct Coverage {
 };
 
 /// Aggregates stats.transition_enabled and stats.transition_new by
-/// (action, parameter, value) with ops.describe.
+/// (action, parameter, value) with ops.describe, in time linear in the
+/// number of transition ids. A stop request (request_stop) ends it with
+/// stopped_error (detail/search.hpp).
 Coverage coverage_of(const ModelOps& ops, const Stats& stats);
 
 /// The coverage as an aligned text table.

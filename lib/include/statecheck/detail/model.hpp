@@ -13,6 +13,7 @@
 
 #include "statecheck/detail/hash.hpp"
 #include "statecheck/detail/model_ops.hpp"
+#include "statecheck/detail/search.hpp"
 #include "statecheck/detail/transitions.hpp"
 #include "statecheck/detail/worker.hpp"
 #include "statecheck/spec.hpp"
@@ -27,7 +28,14 @@ class model {
   static constexpr bool raw = std::has_unique_object_representations_v<State>;
   static_assert(alignof(State) <= 8, "statecheck: state members aligned above 8 bytes are not supported");
 
-  explicit model(const Spec& spec) : spec_(spec), table_(spec_) { require_unique_names(spec_); }
+  /// Throws config_error for a spec beyond the limits of detail/domains.hpp,
+  /// or with two actions, invariants or goals of the same name.
+  explicit model(const Spec& spec)
+      : spec_(spec), table_(spec_),
+        init_combinations_(static_cast<std::uint32_t>(
+            checked_combinations(spec_.name, "", spec_.init.params, max_enumerated))) {
+    require_unique_names(spec_);
+  }
   model(const model&) = delete;
   model& operator=(const model&) = delete;
 
@@ -38,8 +46,7 @@ class model {
     o.state_size = sizeof(State);
     o.encoding_size = raw ? 0 : encoded_size<State>;
     o.transitions = table_.count();
-    o.init_combinations = static_cast<std::uint32_t>(std::apply(
-        [](const auto&... p) { return (std::size_t{1} * ... * p.values.size()); }, spec_.init.params));
+    o.init_combinations = init_combinations_;
     o.deadlock_allowed = spec_.deadlock_allowed;
     o.action_names = table_.action_names();
     for (std::uint32_t t = 0; t < o.transitions; ++t) o.action_of_transition.push_back(table_.action_of(t));
@@ -77,7 +84,11 @@ class model {
   static void initial(const void* m, Worker& w) {
     const model& me = self(m);
     std::uint32_t combination = 0;
+    struct stop_init {};  // leaves the combination loops at once
     auto make = [&](const auto&... vs) {
+      // Ctrl-C is seen during a long init too, and the search reports it
+      // (every 4096 combinations: an atomic load, off the per-successor path).
+      if ((combination & 4095u) == 0 && stop_flag().load(std::memory_order_relaxed)) throw stop_init{};
       const std::uint32_t c = combination++;
       try {
         std::byte* slot = w.stage_slot();
@@ -85,7 +96,7 @@ class model {
         if (!run_init(me.spec_.init.fn, *s, vs...)) return;
         ++w.generated;
         w.stage(fingerprint(*s, slot + sizeof(State)), c);
-        w.flush();
+        w.end_state();
       } catch (const std::exception& e) {
         w.discard_staged();
         w.error(c, 0, e.what());
@@ -94,7 +105,10 @@ class model {
         w.error(c, 0, non_std_exception);
       }
     };
-    for_each_combination(me.spec_.init.params, make);
+    try {
+      for_each_combination(me.spec_.init.params, make);
+    } catch (const stop_init&) {
+    }
   }
 
   template <class Fn, class... Vs>
@@ -111,7 +125,7 @@ class model {
     for (std::size_t i = 0; i < chunk.count; ++i) {
       const State& s = *std::launder(reinterpret_cast<const State*>(chunk.states + i * chunk.stride));
       const std::uint64_t rank = chunk.first_rank + i;
-      std::uint32_t current = 0;
+      std::uint32_t current = constraint_tid;
       try {
         if constexpr (Spec::has_constraint) {
           if (!me.spec_.constraint.fn(s)) continue;
@@ -125,9 +139,8 @@ class model {
           apply_effect(a.effect, s, *next, vs...);
           w.stage(fingerprint(*next, slot + sizeof(State)), w.key(rank, tid));
         });
-        const std::size_t produced = w.staged();
+        const std::size_t produced = w.end_state();
         w.generated += produced;
-        w.flush();
         if (produced == 0) w.deadlock(rank);
       } catch (const std::exception& e) {
         w.discard_staged();
@@ -195,9 +208,7 @@ class model {
     const model& me = self(m);
     State* s = new (out) State{};
     try {
-      return with_combination(me.spec_.init.params, combination,
-                              std::apply([](const auto&... p) { return (std::size_t{1} * ... * p.values.size()); },
-                                         me.spec_.init.params),
+      return with_combination(me.spec_.init.params, combination, me.init_combinations_,
                               [&](const auto&... vs) { return run_init(me.spec_.init.fn, *s, vs...); });
     } catch (const std::exception&) {
       throw;
@@ -235,6 +246,7 @@ class model {
 
   Spec spec_;
   transition_table<Spec> table_;
+  std::uint32_t init_combinations_;
 };
 
 }  // namespace statecheck::detail

@@ -60,6 +60,10 @@ struct CheckOutcome {
   std::vector<std::uint64_t> goal_ranks;  // per goal: first rank where it holds (or none)
 };
 
+/// The transition id a spec error is reported with when the spec's
+/// constraint threw (no action was running).
+inline constexpr std::uint32_t constraint_tid = ~std::uint32_t{0};
+
 struct ModelOps {
   const void* model = nullptr;
   std::string name;

@@ -53,6 +53,12 @@ class SearchState {
 
   // Memory (search_state.cpp): what counts against --memory, see CheckOptions::memory.
   std::size_t memory_in_use() const;
+  /// What the visited (or exact) set holds resident, with `more` states in it.
+  std::size_t set_bytes(std::uint64_t more = 0) const;
+  /// --memory less `overhead`: what the search's own structures may hold.
+  std::size_t data_budget() const { return options.memory > overhead ? options.memory - overhead : 0; }
+  /// " less the N MiB of the program itself" when --memory bounds the process, else "".
+  std::string less_program() const;
   /// Keeps memory_in_use() + `extra` within --memory, spilling trace levels
   /// to --workdir when that suffices; otherwise stops (`what` says what was
   /// growing) and returns false.
@@ -60,6 +66,9 @@ class SearchState {
   /// Bytes --memory leaves to the visited set beside the rest (the trace log
   /// excluded when it can spill), with `extra` more coming.
   std::size_t room_for_visited(std::size_t extra) const;
+  /// Why the visited set cannot take `n` more states: how full it is, and
+  /// what keeps it from doubling (its own cap, or the rest of --memory).
+  std::string visited_full_message(std::uint64_t n, std::size_t extra) const;
 
   // Checkpoints (search_checkpoint.cpp).
   /// Records the statistics of the level boundary the search is at (the
@@ -93,10 +102,11 @@ class SearchState {
   std::uint64_t frontier_count = 0;
   std::uint32_t level = 0;  // the frontier's BFS level
   std::uint64_t invariant_mask = 0;
-  std::vector<std::uint32_t> goal_level;  // 0: not reached yet
+  std::vector<std::uint64_t> goal_level;  // 0: not reached yet
   std::vector<std::uint64_t> goal_rank;
   std::atomic<bool> overflow{false};
   std::unique_ptr<ModelView> view;  // for the self-checks; null when they are off
+  std::size_t overhead = 0;  // of --memory, not the search's: resident before it, and a slack
   Progress progress;
   CheckResult result;
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
@@ -108,6 +118,12 @@ class SearchState {
   std::string write_checkpoint_file();
   std::string resume_command() const;
   double elapsed() const;
+  /// The one list of what a checkpoint carries of the search besides the
+  /// bulk data and the spec's shape: copy(meta field, search field) for each.
+  /// Saving copies search to meta and restoring meta to search, so nothing
+  /// can be saved and forgotten on restore (search_checkpoint.cpp).
+  template <class Self, class Meta, class Copy>
+  static void each_saved(Self& search, Meta& meta, Copy&& copy);
 
   std::size_t memory_peak_ = 0;
   std::uint64_t boundary_generated_ = 0;

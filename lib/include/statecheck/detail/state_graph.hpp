@@ -3,6 +3,7 @@
 // (`statecheck check NAME --dump-graph FILE.dot`).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -27,9 +28,10 @@ struct StateGraph {
 /// combinations, then transition ids). States are keyed by fingerprint and
 /// confirmed with equal(). States at BFS level `max_depth` (initial states
 /// being level 1; 0: no limit) and those the constraint excludes are not
-/// expanded. More than `limit` states: config_error, the refusal. Throws what
-/// the spec's code throws.
-StateGraph explore_graph(const ModelView& view, std::uint64_t limit, std::uint32_t max_depth);
+/// expanded. More than `limit` states: config_error, the refusal. Its own
+/// structures beyond `memory` bytes, or a stop request (request_stop):
+/// stopped_error (detail/search.hpp). Throws what the spec's code throws.
+StateGraph explore_graph(const ModelView& view, std::uint64_t limit, std::uint32_t max_depth, std::size_t memory);
 
 /// The graph as Graphviz DOT: one node per state labelled with its fields,
 /// initial states with a double border, one edge per transition labelled with

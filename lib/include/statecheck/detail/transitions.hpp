@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "statecheck/detail/domains.hpp"
 #include "statecheck/detail/model_ops.hpp"
 #include "statecheck/member_traits.hpp"
 #include "statecheck/spec.hpp"
@@ -52,6 +53,8 @@ class transition_table {
  public:
   using State = typename Spec::state_type;
 
+  /// Throws config_error for a parameter domain or a transition count beyond
+  /// the limits of detail/domains.hpp.
   explicit transition_table(const Spec& spec) : spec_(&spec) {
     std::apply([&](const auto&... a) { (add_action(a), ...); }, spec.actions.list);
   }
@@ -106,7 +109,8 @@ class transition_table {
   void add_action(const A& a) {
     offsets_.push_back(total_);
     names_.emplace_back(a.name);
-    total_ += static_cast<std::uint32_t>(combination_count(a));
+    if (!a.present) return;  // left out with when(): no ids, and its parameters are not checked
+    total_ += static_cast<std::uint32_t>(checked_combinations(spec_->name, a.name, a.params, max_enumerated - total_));
   }
 
   template <class A, class F>

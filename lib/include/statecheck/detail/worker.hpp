@@ -22,27 +22,38 @@
 namespace statecheck::detail {
 
 /// Fixed-stride records in blocks that never move (other workers may read them).
+/// A block holds up to 2^14 records and about block_bytes: a 64 KiB state must
+/// not cost a 1 GiB block for the few states a level finds.
 class RecordBuffer {
  public:
-  static constexpr std::size_t records_per_block = 1u << 14;
-  explicit RecordBuffer(std::size_t stride) : stride_(stride) { blocks_.reserve(1u << 18); }
+  static constexpr std::size_t block_bytes = std::size_t{1} << 20;
+  explicit RecordBuffer(std::size_t stride) : stride_(stride), shift_(block_shift(stride)) { blocks_.reserve(1u << 18); }
 
   std::byte* at(std::uint32_t i) const {
-    return blocks_[i / records_per_block].get() + (i % records_per_block) * stride_;
+    return blocks_[i >> shift_].get() + (i & ((std::uint32_t{1} << shift_) - 1)) * stride_;
   }
-  /// The slot the next push would fill (allocating a block when needed).
+  /// The slot the next push would fill (allocating a block when needed; not
+  /// zeroed, so only what is written counts in the process's memory).
   std::byte* next() {
-    if (size_ == blocks_.size() * records_per_block)
-      blocks_.push_back(std::make_unique<std::byte[]>(records_per_block * stride_));
+    if (size_ == blocks_.size() << shift_)
+      blocks_.push_back(std::unique_ptr<std::byte[]>(new std::byte[(std::size_t{1} << shift_) * stride_]));
     return at(size_);
   }
   void commit() { ++size_; }
   std::uint32_t size() const { return size_; }
   void clear() { size_ = 0; }
-  std::size_t bytes() const { return blocks_.size() * records_per_block * stride_; }
+  std::size_t bytes() const { return (blocks_.size() << shift_) * stride_; }
 
  private:
+  /// log2 of the records a block holds: 2^14, fewer for big records.
+  static unsigned block_shift(std::size_t stride) {
+    unsigned shift = 14;
+    while (shift > 0 && (std::size_t{1} << shift) * stride > block_bytes) --shift;
+    return shift;
+  }
+
   std::size_t stride_;
+  unsigned shift_;
   std::vector<std::unique_ptr<std::byte[]>> blocks_;
   std::uint32_t size_ = 0;
 };
@@ -76,10 +87,22 @@ class Worker {
       : id_(id), ctx_(&ctx), found(ctx.layout.stride), enabled(transitions, 0),
         staging_(staging * ctx.layout.stride), hashes_(staging), keys_(staging) {}
 
-  /// Where the next successor's state (and encoding) is to be written.
-  std::byte* stage_slot() { return staging_.data() + staged_ * ctx_->layout.stride; }
+  /// Where the next successor's state (and encoding) is to be written. A
+  /// full staging area is flushed first: it holds a bounded number of
+  /// successors, not a state's whole fan-out (which may be millions).
+  std::byte* stage_slot() {
+    if (staged_ == hashes_.size()) flush();
+    return staging_.data() + staged_ * ctx_->layout.stride;
+  }
   std::size_t staging_capacity() const { return hashes_.size(); }
   std::size_t staged() const { return staged_; }
+  /// Flushes, and returns how many successors were staged since the last call.
+  std::size_t end_state() {
+    flush();
+    const std::size_t n = successors_;
+    successors_ = 0;
+    return n;
+  }
 
   void stage(const Hash128& h, std::uint64_t key) {
     if (ctx_->exact != nullptr) ctx_->exact->prefetch(h);
@@ -88,6 +111,7 @@ class Worker {
     hashes_[staged_] = h;
     keys_[staged_] = key;
     ++staged_;
+    ++successors_;
   }
 
   /// Offers every staged successor that is not yet visited to the level table.
@@ -112,7 +136,10 @@ class Worker {
     }
     staged_ = 0;
   }
-  void discard_staged() { staged_ = 0; }
+  void discard_staged() {
+    staged_ = 0;
+    successors_ = 0;
+  }
 
   std::uint64_t key(std::uint64_t rank, std::uint32_t tid) const { return (rank << ctx_->tid_bits) | tid; }
 
@@ -131,7 +158,7 @@ class Worker {
     error_rank = none;
     error_tid = 0;
     error_message.clear();
-    staged_ = 0;
+    discard_staged();
   }
 
   std::uint32_t id() const { return id_; }
@@ -163,6 +190,7 @@ class Worker {
   std::vector<Hash128> hashes_;
   std::vector<std::uint64_t> keys_;
   std::size_t staged_ = 0;
+  std::size_t successors_ = 0;  // staged since the last end_state()
 };
 
 }  // namespace statecheck::detail
