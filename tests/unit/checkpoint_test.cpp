@@ -136,7 +136,7 @@ TEST_CASE("checkpoint: a file of another format version is refused with its own 
   o.checkpoint.dir = dir.path;
   o.stop_after_level = 2;
   REQUIRE(statecheck::check(spec, o).outcome == Outcome::limit);
-  std::vector<std::byte> bytes = read_file(dir.sub("checkpoint.sckp"));
+  std::vector<std::byte> bytes = read_bytes(dir.sub("checkpoint.sckp"));
   const std::uint32_t old_version = 1;  // before the per-transition counts were saved
   std::memcpy(bytes.data() + 8, &old_version, 4);
   REQUIRE(refusal(bytes) == "checkpoint C has format version 1; this statecheck reads version 2 only, so it cannot be "
