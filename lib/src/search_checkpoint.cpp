@@ -89,7 +89,7 @@ CheckpointMeta SearchState::checkpoint_meta() const {
 }
 
 std::string SearchState::resume_command() const {
-  std::string c = "statecheck check " + ops.name;
+  std::string c = options.checkpoint.invocation.empty() ? "statecheck check " + ops.name : options.checkpoint.invocation;
   for (const auto& [name, value] : options.checkpoint.constants) c += " --set " + name + "=" + value;
   for (const std::string& i : options.invariants) c += " --invariant " + i;
   if (!options.check_deadlock) c += " --no-deadlock";

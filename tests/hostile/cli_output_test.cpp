@@ -93,6 +93,19 @@ TEST_CASE("dump-graph: replaces an existing file whole, leaving no temporary", "
   CHECK(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator{}) == 1);
 }
 
+TEST_CASE("dump-graph: through a symbolic link, the link stays and its file is replaced", "[hostile][output][graph]") {
+  hostile::TempDir dir;
+  const std::string real = dir / "real.dot";
+  const std::string link = dir / "g.dot";
+  { std::ofstream(real) << "old\n"; }
+  fs::create_symlink(real, link);
+  const auto r = sh(bin + " check die-hard --dump-graph " + link + " --quiet");
+  CHECK(r.code == 1);
+  CHECK(fs::is_symlink(link));
+  CHECK(hostile::slurp(real).rfind("// statecheck --dump-graph: 16 states, 96 transitions.", 0) == 0);
+  CHECK(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator{}) == 2);  // no temporary left
+}
+
 TEST_CASE("dump-graph: into a read-only or missing directory: refused before the run", "[hostile][output][graph]") {
   for (const std::string path : {"/proc/g.dot", "/no-such-dir/g.dot"}) {
     const auto r = sh(bin + " check die-hard --dump-graph " + path);

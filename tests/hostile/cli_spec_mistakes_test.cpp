@@ -36,6 +36,19 @@ TEST_CASE("every throw site and thrown value in check and simulate: exit 3, name
       }
 }
 
+TEST_CASE("every throw site and thrown value in --dump-graph: exit 3, named, no file", "[hostile][spec][graph]") {
+  hostile::TempDir dir;
+  const std::string dot = dir / "g.dot";
+  for (const std::string site : sites)
+    for (const std::string kind : {"std", "int", "string", "bad_alloc"}) {
+      INFO("site=" << site << " kind=" << kind);
+      const auto r = sh(throws + " --dump-graph " + dot + " --set site=" + site + " --set kind=" + kind);
+      CHECK(r.code == 3);
+      CHECK((r.out + r.err).find(thrown_text(kind)) != std::string::npos);
+      CHECK(!fs::exists(dot));
+    }
+}
+
 TEST_CASE("spec code throwing in replay: exit 3 naming the step", "[hostile][spec][replay]") {
   hostile::TempDir dir;
   const std::string trace = dir / "t.json";

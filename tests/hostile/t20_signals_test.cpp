@@ -89,8 +89,9 @@ TEST_CASE("t20 signals: SIGINT with --checkpoint, resumed, gives the uninterrupt
     INFO(end.out);
     REQUIRE(end.code == 3);
     REQUIRE_THAT(end.out, Catch::Contains("stopped: interrupted while expanding level "));
-    REQUIRE_THAT(end.out, Catch::Contains("; checkpoint written to " + ckpt + "; continue with: statecheck check "
-                                          "t20-blocking --set hold=false --resume " + ckpt));
+    // The hint names the binary that ran (a one-spec checker takes no subcommand or spec name).
+    REQUIRE_THAT(end.out, Catch::Contains("; checkpoint written to " + ckpt + "; continue with: hostile-t20_blocking "
+                                          "--set hold=false --resume " + ckpt));
   }
   const test::Run resumed = test::run(blocking, "--resume " + ckpt + " --format json --quiet");
   const test::Run whole = test::run(blocking, "--format json --quiet");

@@ -33,6 +33,10 @@ struct CheckpointOptions {
   /// The constants the spec was built with (name, value as shown): recorded,
   /// compared on resume, and shown in the command that continues the run.
   std::vector<std::pair<std::string, std::string>> constants;
+  /// How the user runs this check: the binary, and the subcommand and spec when it
+  /// takes them ("statecheck check two-phase", "my-checker"); the hint that continues
+  /// an interrupted run starts with it. Empty: "statecheck check SPEC".
+  std::string invocation;
 };
 
 struct CheckOptions {

@@ -108,7 +108,7 @@ int run_check(const CheckArgs& a) {
   if (!a.checkpoint.empty()) require_writable(a.checkpoint, "--checkpoint");
   refuse_overwrite(a);
   o.workdir = a.workdir;
-  o.checkpoint = {a.checkpoint, a.checkpoint_every, a.resume, s.info.constants};
+  o.checkpoint = {a.checkpoint, a.checkpoint_every, a.resume, s.info.constants, invocation("check", s.entry->name)};
   install_stop_handlers();
   CheckResult r;
   std::optional<detail::Coverage> coverage;

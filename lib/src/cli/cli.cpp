@@ -93,6 +93,7 @@ int run_cli(int argc, char** argv) {
       !(argc > 1 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)))
     args.insert(args.begin() + 1, check_word.data());
 
+  cli::set_invocation(std::filesystem::path(argv[0]).filename().string(), single);
   CLI::App app{"statecheck: exhaustive explicit-state model checking of C++ specs"};
   app.require_subcommand(1);
   const std::vector<cli::Command> commands = {

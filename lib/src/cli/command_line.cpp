@@ -132,6 +132,25 @@ CLI::Validator non_empty_path() {
   return {check, "PATH"};
 }
 
+namespace {
+struct Invocation {
+  std::string program = "statecheck";
+  bool single_spec = false;
+};
+Invocation& current_invocation() {
+  static Invocation i;
+  return i;
+}
+}  // namespace
+
+void set_invocation(std::string program, bool single_spec) { current_invocation() = {std::move(program), single_spec}; }
+
+std::string invocation(const std::string& command, const std::string& spec) {
+  const Invocation& i = current_invocation();
+  if (!i.single_spec) return i.program + " " + command + " " + spec;
+  return command == "check" ? i.program : i.program + " " + command;
+}
+
 void add_spec_options(CLI::App& cmd, SpecArgs& a, bool single_spec) {
   auto* spec = cmd.add_option("spec", a.spec, "spec name (see 'list')");
   if (single_spec) a.spec = registry().entries().front().name;

@@ -40,6 +40,13 @@ struct SpecArgs {
   bool quiet = false;
 };
 
+/// How the user runs `command` on `spec` with this binary: "statecheck check two-phase",
+/// or "my-checker" for a one-spec checker (its default command) and "my-checker replay".
+std::string invocation(const std::string& command, const std::string& spec);
+/// Called once by run_cli: the binary's name (argv[0] without its directory) and
+/// whether it holds one spec.
+void set_invocation(std::string program, bool single_spec);
+
 /// Adds NAME (required unless the binary has one spec), --set, --invariant,
 /// --threads, --no-deadlock, --format and --quiet.
 void add_spec_options(CLI::App& cmd, SpecArgs& a, bool single_spec);

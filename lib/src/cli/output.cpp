@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <streambuf>
 
@@ -104,8 +105,15 @@ AtomicFile::AtomicFile(std::string path, std::string what) : path_(std::move(pat
     if (S_ISDIR(st.st_mode)) throw config_error(what_ + " " + path_ + " is a directory; give a file name");
     fd_ = open(path_.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);  // a device or FIFO: written in place
   } else {
-    const std::size_t slash = path_.find_last_of('/');
-    temp_ = (slash == std::string::npos ? "" : path_.substr(0, slash + 1)) + ".statecheck-XXXXXX";
+    target_ = path_;
+    struct stat link {};
+    if (lstat(path_.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
+      std::error_code ec;  // renaming over the link would replace it by a file
+      const std::filesystem::path real = std::filesystem::weakly_canonical(path_, ec);
+      if (!ec) target_ = real.string();
+    }
+    const std::size_t slash = target_.find_last_of('/');
+    temp_ = (slash == std::string::npos ? "" : target_.substr(0, slash + 1)) + ".statecheck-XXXXXX";
     fd_ = mkstemp(temp_.data());
     if (fd_ < 0) temp_.clear();
   }
@@ -137,7 +145,7 @@ void AtomicFile::commit() {
   const int fd = fd_;
   fd_ = -1;
   if (close(fd) != 0) failed("write");
-  if (std::rename(temp_.c_str(), path_.c_str()) != 0) failed("replace");
+  if (std::rename(temp_.c_str(), target_.c_str()) != 0) failed("replace");
   temp_.clear();
 }
 

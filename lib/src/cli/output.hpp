@@ -26,7 +26,8 @@ std::string standard_output_problem();
 /// A file written through a temporary file in the same directory and renamed
 /// over `path` by commit(): an existing file is replaced only by a complete
 /// new one. A path that exists and is not a regular file (a device, a FIFO)
-/// is written in place. `what` names the file in messages ("--dump-graph
+/// is written in place; a symbolic link keeps pointing at its file, which is
+/// the one replaced. `what` names the file in messages ("--dump-graph
 /// file"). The constructor throws config_error when the file cannot be
 /// created (nothing run yet); write()/commit() throw write_error.
 class AtomicFile {
@@ -41,6 +42,7 @@ class AtomicFile {
  private:
   [[noreturn]] void failed(const std::string& verb);
   std::string path_, what_, temp_;
+  std::string target_;  // what commit() renames over: path_, or the file a symbolic link names
   int fd_ = -1;
 };
 

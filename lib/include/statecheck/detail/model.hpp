@@ -204,26 +204,37 @@ class model {
     if (goal.fn(s)) out.goal_ranks[index] = rank;
   }
 
-  static bool make_initial(const void* m, std::uint32_t combination, std::byte* out) {
-    const model& me = self(m);
-    State* s = new (out) State{};
+  /// The cold entries below rethrow whatever spec code threw as a std::exception,
+  /// so that their callers (simulate, replay, the graph, the trace builder) handle one kind.
+  template <class F>
+  static bool as_std_exception(F&& f) {
     try {
-      return with_combination(me.spec_.init.params, combination, me.init_combinations_,
-                              [&](const auto&... vs) { return run_init(me.spec_.init.fn, *s, vs...); });
+      return f();
     } catch (const std::exception&) {
       throw;
-    } catch (...) {  // the callers (simulate, replay, the graph) handle std::exception
+    } catch (...) {
       throw std::runtime_error(non_std_exception);
     }
   }
 
+  static bool make_initial(const void* m, std::uint32_t combination, std::byte* out) {
+    const model& me = self(m);
+    State* s = new (out) State{};
+    return as_std_exception([&] {
+      return with_combination(me.spec_.init.params, combination, me.init_combinations_,
+                              [&](const auto&... vs) { return run_init(me.spec_.init.fn, *s, vs...); });
+    });
+  }
+
   static bool replay(const void* m, std::byte* state, std::uint32_t tid) {
-    return self(m).table_.apply(tid, *std::launder(reinterpret_cast<State*>(state)));
+    return as_std_exception([&] { return self(m).table_.apply(tid, *std::launder(reinterpret_cast<State*>(state))); });
   }
 
   static bool expandable(const void* m, const std::byte* state) {
-    if constexpr (Spec::has_constraint) return self(m).spec_.constraint.fn(*std::launder(reinterpret_cast<const State*>(state)));
-    else {
+    if constexpr (Spec::has_constraint) {
+      return as_std_exception(
+          [&] { return self(m).spec_.constraint.fn(*std::launder(reinterpret_cast<const State*>(state))); });
+    } else {
       (void)m;
       (void)state;
       return true;
