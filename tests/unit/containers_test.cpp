@@ -84,6 +84,7 @@ TEST_CASE("a bounded_set is canonical: the same members give the same bytes", "[
   b.insert({ProcId(0), 1});
   REQUIRE_FALSE(b.insert({ProcId(0), 1}));  // already there
   REQUIRE(a == b);
+  REQUIRE(*a.begin() == Msg{ProcId(0), 0});  // kept sorted: p1's round 0 first
   REQUIRE(encoding(a) == encoding(b));
   REQUIRE(text(a) == "{{from: p1, round: 0}, {from: p1, round: 1}, {from: p2, round: 0}}");
   REQUIRE(a.erase({ProcId(0), 1}));
