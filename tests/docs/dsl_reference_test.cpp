@@ -162,7 +162,7 @@ TEST_CASE("reference: constants parse as documented", "[docs]") {
 }
 
 TEST_CASE("reference: members print as documented", "[docs]") {
-  State s;
+  State s{};  // value-initialised: `State s;` left sealed and the terms indeterminate (UBSan)
   s.nodes[1].role = Role::candidate;
   s.nodes[2].version = {2, 1};
   s.log.push_back(10);

@@ -4,6 +4,7 @@
 // line naming the spec (and the part, the constants), exit 2 for a definition
 // mistake and 3 for a throw; never std::terminate, and never a broken `list`.
 #include "cli_shell.hpp"
+#include "support/sanitized.hpp"
 
 using hostile::sh;
 namespace fs = std::filesystem;
@@ -146,15 +147,10 @@ TEST_CASE("a one-spec checker with duplicate names: refused, --help works", "[ho
 }
 
 TEST_CASE("simulate with a huge --depth allocates for the walks it takes", "[hostile][spec][simulate]") {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-  WARN("skipped: a sanitizer reserves more address space than the ulimit -v this test sets");
-  return;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
-  WARN("skipped: a sanitizer reserves more address space than the ulimit -v this test sets");
-  return;
-#endif
-#endif
+  if (test::sanitized_build) {
+    WARN("skipped: a sanitizer reserves more address space than the ulimit -v this test sets");
+    return;
+  }
   // 2^30 steps of path per thread would be 4 GiB each; the walks here end after 8 steps.
   const auto r = sh("ulimit -v 2000000; " + throws + " simulate --depth 1073741824 --runs 20 --threads 2 --quiet");
   CHECK(r.code == 0);

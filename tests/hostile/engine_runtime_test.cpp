@@ -15,6 +15,7 @@
 #include <string>
 
 #include "run_binary.hpp"
+#include "support/sanitized.hpp"
 
 namespace {
 
@@ -135,6 +136,10 @@ TEST_CASE("engine: an unbounded spec ends at --max-depth, or at --memory with ex
 }
 
 TEST_CASE("engine: --memory bounds the peak RSS of the whole process", "[hostile]") {
+  if (test::sanitized_build) {
+    WARN("skipped: a sanitizer's shadow memory and quarantine make the peak RSS meaningless");
+    return;
+  }
   // Was: 64M -> 109 MiB, 256M -> 384 MiB before the clean stop. The README
   // documents the bound: --memory plus 16 MiB (the program itself).
   const char* rounds = std::getenv("HOSTILE_ROUNDS");
@@ -152,6 +157,10 @@ TEST_CASE("engine: --memory bounds the peak RSS of the whole process", "[hostile
 }
 
 TEST_CASE("engine: the smallest --memory (16M) still checks a small spec", "[hostile]") {
+  if (test::sanitized_build) {
+    WARN("skipped: a sanitizer's shadow memory and quarantine make the peak RSS meaningless");
+    return;
+  }
   // The program's own memory is set aside from --memory; the fresh visited
   // set's untouched pages are not counted, or nothing would fit in 16M.
   const Child c = spawn(tree, "check --max-depth 5 --memory 16M");
@@ -162,6 +171,10 @@ TEST_CASE("engine: the smallest --memory (16M) still checks a small spec", "[hos
 }
 
 TEST_CASE("engine: a 64 KiB state costs what is found, not state size x fan-out", "[hostile]") {
+  if (test::sanitized_build) {
+    WARN("skipped: a sanitizer's shadow memory and quarantine make the peak RSS meaningless");
+    return;
+  }
   // Was: 4 states of 64 KiB peaked at 1.08 GB (a record block of 16384 states).
   const Child c = spawn(huge, "check -q --set fanout=4096");
   INFO(c.out << "peak RSS " << c.peak_rss / mib << " MiB");
@@ -170,6 +183,10 @@ TEST_CASE("engine: a 64 KiB state costs what is found, not state size x fan-out"
 }
 
 TEST_CASE("engine: 2,000,000 transitions between 2 states cost what is found", "[hostile]") {
+  if (test::sanitized_build) {
+    WARN("skipped: a sanitizer's shadow memory and quarantine make the peak RSS meaningless");
+    return;
+  }
   // Was: 2.6 GB for 2 states (staging and level table sized by the fan-out
   // times thousands of states). Now: a staging area of 256 KiB, and a level
   // table for one state's fan-out (32 bytes a transition).
