@@ -91,6 +91,25 @@ TEST_CASE("engine: SIGTERM during a long init stops it (exit 3)", "[hostile]") {
   }
 }
 
+TEST_CASE("engine: a signal while the counterexample is rebuilt and printed lets the answer out", "[hostile]") {
+  // Printing n = 3 blocks until the stop is requested: the search is over and its
+  // answer is complete, so the run prints it whole and ends with its verdict.
+  for (const int sig : {SIGINT, SIGTERM}) {
+    for (const std::string format : {"text", "json"}) {
+      const Child c = spawn(blocking, "check --set in_trace=true --self-check 0 --quiet --format " + format, sig);
+      INFO(c.out);
+      REQUIRE_THAT(c.out, Catch::Contains("ready\n"));  // it blocked, and the signal came while it did
+      REQUIRE(c.code == 1);
+      if (format == "text") {
+        REQUIRE_THAT(c.out, Catch::Contains("violation: invariant Below3 fails after 3 steps\n"));
+        REQUIRE_THAT(c.out, Catch::Contains("  3: Inc\n       n = 3\n"));
+      } else {
+        REQUIRE_THAT(c.out, Catch::Contains("\"property\": \"Below3\""));
+      }
+    }
+  }
+}
+
 TEST_CASE("engine: SIGTERM while expanding a level stops it (exit 3)", "[hostile]") {
   const Child c = spawn(blocking, "check --self-check 0 -q", SIGTERM);
   INFO(c.out);
