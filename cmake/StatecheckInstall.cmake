@@ -8,9 +8,52 @@ include(CMakePackageConfigHelpers)
 
 set(STATECHECK_CMAKE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/statecheck")
 
-# The headers, with the generated version.hpp in place of its template.
-install(DIRECTORY "${PROJECT_SOURCE_DIR}/lib/include/statecheck" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
-        PATTERN "*.in" EXCLUDE)
+# The headers a spec includes, listed one by one (the engine's private headers
+# live in lib/src and are never installed), with the generated version.hpp in
+# place of its template.
+set(STATECHECK_PUBLIC_HEADERS
+  bounded_set.hpp
+  check.hpp
+  cli.hpp
+  constants.hpp
+  containers.hpp
+  enum.hpp
+  ids.hpp
+  member_traits.hpp
+  registry.hpp
+  report.hpp
+  result.hpp
+  spec.hpp
+  statecheck.hpp
+  value.hpp
+)
+set(STATECHECK_DETAIL_HEADERS  # what the public headers include
+  detail/domains.hpp
+  detail/exact_set.hpp
+  detail/hash.hpp
+  detail/level_table.hpp
+  detail/model.hpp
+  detail/model_ops.hpp
+  detail/search.hpp
+  detail/spec_checks.hpp
+  detail/transitions.hpp
+  detail/visited_set.hpp
+  detail/worker.hpp
+)
+# A header added to lib/include but not to the lists above would be missing
+# from the package: refuse to configure until it is listed.
+file(GLOB_RECURSE _statecheck_headers RELATIVE "${PROJECT_SOURCE_DIR}/lib/include/statecheck"
+     "${PROJECT_SOURCE_DIR}/lib/include/statecheck/*.hpp")
+foreach(_header IN LISTS _statecheck_headers)
+  if(NOT _header IN_LIST STATECHECK_PUBLIC_HEADERS AND NOT _header IN_LIST STATECHECK_DETAIL_HEADERS)
+    message(FATAL_ERROR "lib/include/statecheck/${_header} is not installed: add it to the header lists "
+                        "in cmake/StatecheckInstall.cmake (or move it to lib/src if specs do not need it)")
+  endif()
+endforeach()
+list(TRANSFORM STATECHECK_PUBLIC_HEADERS PREPEND "${PROJECT_SOURCE_DIR}/lib/include/statecheck/")
+list(TRANSFORM STATECHECK_DETAIL_HEADERS PREPEND "${PROJECT_SOURCE_DIR}/lib/include/statecheck/")
+install(FILES ${STATECHECK_PUBLIC_HEADERS} DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/statecheck")
+install(FILES ${STATECHECK_DETAIL_HEADERS} DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/statecheck/detail")
 install(FILES "${PROJECT_BINARY_DIR}/lib/include/statecheck/version.hpp"
         DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/statecheck")
 install(TARGETS statecheck statecheck_main EXPORT statecheckTargets

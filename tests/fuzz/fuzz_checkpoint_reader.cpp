@@ -8,7 +8,7 @@
 #include <span>
 #include <stdexcept>
 
-#include "statecheck/detail/checkpoint.hpp"
+#include "store/checkpoint.hpp"
 #include "statecheck/result.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

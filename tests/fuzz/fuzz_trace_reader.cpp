@@ -8,11 +8,11 @@
 
 #include "examples/die_hard.hpp"
 #include "statecheck/detail/model.hpp"
-#include "statecheck/detail/replay.hpp"
+#include "tools/replay.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const auto spec = examples::die_hard::make_spec({});
-  static const statecheck::detail::model<std::remove_const_t<decltype(spec)>> model(spec);
+  static const statecheck::detail::Model<std::remove_const_t<decltype(spec)>> model(spec);
   static const statecheck::detail::ModelOps ops = model.ops();
   static const statecheck::detail::ModelView view(ops);
   statecheck::detail::SavedTrace saved;

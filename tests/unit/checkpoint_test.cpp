@@ -17,8 +17,8 @@
 #include "examples/die_hard.hpp"
 #include "examples/two_phase.hpp"
 #include "specs/hdds/finalization_fencing/finalization_fencing.hpp"
-#include "statecheck/detail/checkpoint.hpp"
-#include "statecheck/detail/coverage.hpp"
+#include "store/checkpoint.hpp"
+#include "report/coverage.hpp"
 #include "statecheck/statecheck.hpp"
 
 using statecheck::CheckOptions;
@@ -112,7 +112,7 @@ TEST_CASE("checkpoint: --coverage of a resumed run equals the uninterrupted run'
   // Issue 13 item 1: the per-transition new-state counts were not in the
   // checkpoint, so a resumed run's coverage said 0 new states for every value.
   const auto spec = examples::two_phase::make_spec({4});
-  const statecheck::detail::model<decltype(spec)> m(spec);
+  const statecheck::detail::Model<decltype(spec)> m(spec);
   const CheckResult whole = statecheck::check(spec, test::options(1));
   TempDir dir;
   const CheckResult resumed = run_in_pieces(spec, test::options(1), {4}, {2}, dir.sub("ckpt"));

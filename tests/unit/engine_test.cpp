@@ -8,8 +8,8 @@
 
 #include "support/check_helpers.hpp"
 #include "statecheck/detail/model.hpp"
-#include "statecheck/detail/trace_builder.hpp"
-#include "statecheck/detail/trace_log.hpp"
+#include "report/trace_builder.hpp"
+#include "store/trace_log.hpp"
 #include "statecheck/detail/visited_set.hpp"
 #include "statecheck/report.hpp"
 #include "statecheck/statecheck.hpp"
@@ -77,7 +77,7 @@ TEST_CASE("encoding is canonical: padding and unused slots do not count", "[enco
 TEST_CASE("fingerprints: equal states hash equally whatever their padding holds", "[encode]") {
   const auto spec = statecheck::spec<Padded>("padded", statecheck::init([](Padded&) {}),
                                              statecheck::actions(statecheck::action("Noop", [](Padded&) {})));
-  using Model = statecheck::detail::model<decltype(spec)>;
+  using Model = statecheck::detail::Model<decltype(spec)>;
   STATIC_REQUIRE(!Model::raw);  // padded: hashed through the canonical encoding
   Padded x, y;
   std::memset(static_cast<void*>(&x), 0x5A, sizeof x);
@@ -95,7 +95,7 @@ TEST_CASE("fingerprints: equal states hash equally whatever their padding holds"
   y.acks.erase(2);
   REQUIRE_FALSE(Model::fingerprint(x, ex.data()) == Model::fingerprint(y, ey.data()));
   const auto raw_spec = examples_raw_spec();
-  const statecheck::detail::model<decltype(raw_spec)> raw_model(raw_spec);
+  const statecheck::detail::Model<decltype(raw_spec)> raw_model(raw_spec);
   STATIC_REQUIRE(decltype(raw_model)::raw);
   REQUIRE(raw_model.ops().encoding_size == 0);  // hashed from the raw bytes, no separate encoding
 }
@@ -228,7 +228,7 @@ TEST_CASE("transition ids: actions in order, first parameter slowest", "[transit
                           statecheck::action("Move", statecheck::param("a", 1, 2), statecheck::param<Color>("c"),
                                              [](const S&, int, Color) { return true; }, [](S&, int, Color) {}),
                           statecheck::action("Flag", statecheck::param<bool>("on"), [](S&, bool) {})));
-  const statecheck::detail::transition_table<decltype(spec)> table(spec);
+  const statecheck::detail::TransitionTable<decltype(spec)> table(spec);
   REQUIRE(table.count() == 1 + 6 + 2);
   std::vector<std::string> labels;
   for (std::uint32_t t = 0; t < table.count(); ++t) labels.push_back(statecheck::detail::transition_label(table.describe(t)));

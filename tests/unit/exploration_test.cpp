@@ -7,10 +7,10 @@
 #include "support/check_helpers.hpp"
 #include "support/fixture_specs.hpp"
 #include "examples/die_hard.hpp"
-#include "statecheck/detail/coverage.hpp"
+#include "report/coverage.hpp"
 #include "statecheck/detail/search.hpp"
-#include "statecheck/detail/simulate.hpp"
-#include "statecheck/detail/state_graph.hpp"
+#include "tools/simulate.hpp"
+#include "report/state_graph.hpp"
 #include "statecheck/statecheck.hpp"
 
 using statecheck::Outcome;
@@ -65,7 +65,7 @@ detail::SimulateOptions walks(std::uint64_t runs, std::uint32_t depth, unsigned 
 
 TEST_CASE("coverage: per parameter value, and the values and actions never enabled", "[coverage]") {
   const auto spec = stairs();
-  const detail::model<decltype(spec)> m(spec);
+  const detail::Model<decltype(spec)> m(spec);
   for (unsigned threads : {1u, 3u}) {
     const statecheck::CheckResult r = detail::run_search(m.ops(), test::options(threads));
     REQUIRE(r.outcome == Outcome::ok);
@@ -99,7 +99,7 @@ TEST_CASE("coverage: per parameter value, and the values and actions never enabl
 TEST_CASE("coverage: a stop request ends the table with stopped_error", "[coverage][hostile]") {
   // Issue 13 item 15: --coverage of millions of ids ignored SIGTERM.
   const auto spec = stairs();
-  const detail::model<decltype(spec)> m(spec);
+  const detail::Model<decltype(spec)> m(spec);
   const statecheck::CheckResult r = detail::run_search(m.ops(), test::options(1));
   detail::stop_flag().store(true);
   REQUIRE_THROWS_WITH(detail::coverage_of(m.ops(), r.stats),
@@ -111,7 +111,7 @@ TEST_CASE("coverage: a stop request ends the table with stopped_error", "[covera
 
 TEST_CASE("simulate: a deadlock ends the first walk; without deadlock checks every walk runs to it", "[simulate]") {
   const auto spec = count_to_three();
-  const detail::model<decltype(spec)> m(spec);
+  const detail::Model<decltype(spec)> m(spec);
   const detail::SimulateResult r = detail::simulate(m.ops(), walks(10, 100, 2));
   REQUIRE(r.outcome == Outcome::violation);
   REQUIRE(r.violation->kind == Violation::Kind::deadlock);
@@ -133,7 +133,7 @@ TEST_CASE("simulate: a deadlock ends the first walk; without deadlock checks eve
 
 TEST_CASE("simulate: the constraint ends a walk; initial states are drawn among those accepted", "[simulate]") {
   const auto spec = grid();
-  const detail::model<decltype(spec)> m(spec);
+  const detail::Model<decltype(spec)> m(spec);
   // From (0,0) a walk takes 4 steps to x + y = 4; from (2,0), 2 steps. Both starts occur in 3000 walks.
   const detail::SimulateResult r = detail::simulate(m.ops(), walks(3000, 50, 4));
   REQUIRE(r.outcome == Outcome::ok);
@@ -146,7 +146,7 @@ TEST_CASE("simulate: the constraint ends a walk; initial states are drawn among 
 
 TEST_CASE("simulate: the same walks for any thread count, other walks for another seed", "[simulate]") {
   const auto spec = examples::die_hard::make_spec({});
-  const detail::model<decltype(spec)> m(spec);
+  const detail::Model<decltype(spec)> m(spec);
   auto o = walks(3000, 12, 1);
   o.seed = 42;
   const detail::SimulateResult one = detail::simulate(m.ops(), o);
@@ -166,7 +166,7 @@ TEST_CASE("simulate: the same walks for any thread count, other walks for anothe
 
 TEST_CASE("simulate: bad options are configuration errors", "[simulate]") {
   const auto spec = count_to_three();
-  const detail::model<decltype(spec)> m(spec);
+  const detail::Model<decltype(spec)> m(spec);
   REQUIRE_THROWS_AS(detail::simulate(m.ops(), walks(0, 10, 1)), statecheck::config_error);
   REQUIRE_THROWS_AS(detail::simulate(m.ops(), walks(10, 0, 1)), statecheck::config_error);
   auto o = walks(10, 10, 1);
@@ -194,7 +194,7 @@ TEST_CASE("the bounded draw: in range, about uniform, a pure function of (seed, 
 
 TEST_CASE("graph: the sequential BFS finds what the parallel search finds", "[graph]") {
   const auto spec = grid();
-  const detail::model<decltype(spec)> m(spec);
+  const detail::Model<decltype(spec)> m(spec);
   const detail::ModelOps ops = m.ops();  // the view keeps a reference
   const detail::ModelView view(ops);
   const detail::StateGraph g = detail::explore_graph(view, 100, 0, std::size_t{1} << 30);

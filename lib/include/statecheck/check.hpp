@@ -16,7 +16,7 @@ namespace statecheck {
 /// config_error for a bad option (an unknown invariant name, say).
 template <class Spec>
 CheckResult check(const Spec& spec, const CheckOptions& options = {}) {
-  const detail::model<Spec> m(spec);
+  const detail::Model<Spec> m(spec);
   return detail::run_search(m.ops(), options);
 }
 

@@ -103,7 +103,7 @@ SpecEntry make_entry(std::string id, std::string summary, const constant_set<Con
     const Config c = config.make(values);  // outlives the spec, in case it captured c by reference
     std::optional<decltype(make(c))> spec;
     detail::build_spec(name, detail::constants_text(infos, values), [&] { spec.emplace(make(c)); });
-    const detail::model<decltype(make(c))> m(*spec);
+    const detail::Model<decltype(make(c))> m(*spec);
     visit(m.ops());
   };
   return e;

@@ -25,7 +25,7 @@ struct run_error : std::runtime_error {
 };
 
 /// Checkpoints: the search state at a level boundary, written to a directory
-/// so that a stopped run can continue where it was (detail/checkpoint.hpp).
+/// so that a stopped run can continue where it was (lib/src/store/checkpoint.hpp).
 struct CheckpointOptions {
   std::string dir;              // write checkpoints here (empty: never)
   double every_minutes = 0;     // also at the first level boundary after every this many minutes; 0: only on a stop

@@ -13,13 +13,13 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "command_line.hpp"
-#include "output.hpp"
-#include "../json_value.hpp"
-#include "statecheck/detail/checkpoint.hpp"
-#include "statecheck/detail/coverage.hpp"
+#include "cli/command_line.hpp"
+#include "cli/output.hpp"
+#include "report/json_value.hpp"
+#include "store/checkpoint.hpp"
+#include "report/coverage.hpp"
 #include "statecheck/detail/search.hpp"
-#include "statecheck/detail/state_graph.hpp"
+#include "report/state_graph.hpp"
 
 namespace statecheck::cli {
 

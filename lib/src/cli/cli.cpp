@@ -9,9 +9,9 @@
 #include <filesystem>
 #include <iostream>
 
-#include "command_line.hpp"
-#include "output.hpp"
-#include "statecheck/detail/clip.hpp"
+#include "cli/command_line.hpp"
+#include "cli/output.hpp"
+#include "report/clip.hpp"
 
 namespace statecheck {
 

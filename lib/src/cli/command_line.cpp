@@ -1,12 +1,12 @@
 // Shared command-line pieces; see command_line.hpp.
-#include "command_line.hpp"
+#include "cli/command_line.hpp"
 
 #include <charconv>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
 
-#include "statecheck/detail/clip.hpp"
+#include "report/clip.hpp"
 
 namespace statecheck::cli {
 

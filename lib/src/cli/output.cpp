@@ -1,5 +1,5 @@
 // Checked standard output and whole-or-nothing files; see output.hpp.
-#include "output.hpp"
+#include "cli/output.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

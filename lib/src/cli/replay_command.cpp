@@ -5,9 +5,9 @@
 #include <iostream>
 #include <memory>
 
-#include "../json_value.hpp"
-#include "command_line.hpp"
-#include "statecheck/detail/replay.hpp"
+#include "report/json_value.hpp"
+#include "cli/command_line.hpp"
+#include "tools/replay.hpp"
 
 namespace statecheck::cli {
 

@@ -6,9 +6,9 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "command_line.hpp"
-#include "../json_value.hpp"
-#include "statecheck/detail/simulate.hpp"
+#include "cli/command_line.hpp"
+#include "report/json_value.hpp"
+#include "tools/simulate.hpp"
 
 namespace statecheck::cli {
 

@@ -4,7 +4,7 @@
 #include <memory>
 #include <sstream>
 
-#include "command_line.hpp"
+#include "cli/command_line.hpp"
 
 namespace statecheck::cli {
 

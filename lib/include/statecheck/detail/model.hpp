@@ -21,7 +21,7 @@
 namespace statecheck::detail {
 
 template <class Spec>
-class model {
+class Model {
  public:
   using State = typename Spec::state_type;
   /// Raw bytes are canonical when the state has no padding bits.
@@ -30,14 +30,14 @@ class model {
 
   /// Throws config_error for a spec beyond the limits of detail/domains.hpp,
   /// or with two actions, invariants or goals of the same name.
-  explicit model(const Spec& spec)
+  explicit Model(const Spec& spec)
       : spec_(spec), table_(spec_),
         init_combinations_(static_cast<std::uint32_t>(
             checked_combinations(spec_.name, "", spec_.init.params, max_enumerated))) {
     require_unique_names(spec_);
   }
-  model(const model&) = delete;
-  model& operator=(const model&) = delete;
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
 
   ModelOps ops() const {
     ModelOps o;
@@ -79,10 +79,10 @@ class model {
   }
 
  private:
-  static const model& self(const void* m) { return *static_cast<const model*>(m); }
+  static const Model& self(const void* m) { return *static_cast<const Model*>(m); }
 
   static void initial(const void* m, Worker& w) {
-    const model& me = self(m);
+    const Model& me = self(m);
     std::uint32_t combination = 0;
     struct stop_init {};  // leaves the combination loops at once
     auto make = [&](const auto&... vs) {
@@ -121,7 +121,7 @@ class model {
   }
 
   static void expand(const void* m, const StateChunk& chunk, Worker& w) {
-    const model& me = self(m);
+    const Model& me = self(m);
     for (std::size_t i = 0; i < chunk.count; ++i) {
       const State& s = *std::launder(reinterpret_cast<const State*>(chunk.states + i * chunk.stride));
       const std::uint64_t rank = chunk.first_rank + i;
@@ -153,7 +153,7 @@ class model {
   }
 
   static void check(const void* m, const StateChunk& chunk, std::uint64_t mask, CheckOutcome& out) {
-    const model& me = self(m);
+    const Model& me = self(m);
     for (std::size_t i = 0; i < chunk.count; ++i) {
       const State& s = *std::launder(reinterpret_cast<const State*>(chunk.states + i * chunk.stride));
       const std::uint64_t rank = chunk.first_rank + i;
@@ -218,7 +218,7 @@ class model {
   }
 
   static bool make_initial(const void* m, std::uint32_t combination, std::byte* out) {
-    const model& me = self(m);
+    const Model& me = self(m);
     State* s = new (out) State{};
     return as_std_exception([&] {
       return with_combination(me.spec_.init.params, combination, me.init_combinations_,
@@ -256,7 +256,7 @@ class model {
   }
 
   Spec spec_;
-  transition_table<Spec> table_;
+  TransitionTable<Spec> table_;
   std::uint32_t init_combinations_;
 };
 

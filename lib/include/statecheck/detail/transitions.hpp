@@ -49,13 +49,13 @@ inline decltype(auto) with_combination(const Params& params, std::size_t index, 
 }
 
 template <class Spec>
-class transition_table {
+class TransitionTable {
  public:
   using State = typename Spec::state_type;
 
   /// Throws config_error for a parameter domain or a transition count beyond
   /// the limits of detail/domains.hpp.
-  explicit transition_table(const Spec& spec) : spec_(&spec) {
+  explicit TransitionTable(const Spec& spec) : spec_(&spec) {
     std::apply([&](const auto&... a) { (add_action(a), ...); }, spec.actions.list);
   }
 

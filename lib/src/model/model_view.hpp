@@ -1,0 +1,77 @@
+// lib/src/model/model_view.hpp - convenient, slow access to a type-erased
+// spec for the cold commands: replay, simulate, the DOT graph and the spec
+// self-checks. The search never uses it (it works per chunk through ModelOps).
+// Every member may throw what the spec's own code throws.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "statecheck/detail/hash.hpp"
+#include "statecheck/detail/model_ops.hpp"
+#include "statecheck/result.hpp"
+
+namespace statecheck::detail {
+
+/// One state of the spec, owned and suitably aligned.
+class OwnedState {
+ public:
+  explicit OwnedState(std::size_t state_size) : words_((state_size + 7) / 8 + 1) {}
+  std::byte* bytes() { return reinterpret_cast<std::byte*>(words_.data()); }
+  const std::byte* bytes() const { return reinterpret_cast<const std::byte*>(words_.data()); }
+
+ private:
+  std::vector<std::uint64_t> words_;
+};
+
+/// Bit mask of the invariants named (all when `names` is empty); config_error
+/// naming the known invariants for an unknown one.
+std::uint64_t invariant_mask(const ModelOps& ops, const std::vector<std::string>& names);
+
+class ModelView {
+ public:
+  explicit ModelView(const ModelOps& ops);
+  ModelView(ModelOps&&) = delete;  // it keeps a reference: `ModelView v(m.ops())` would dangle
+
+  const ModelOps& ops() const { return ops_; }
+  OwnedState blank() const { return OwnedState(ops_.state_size); }
+
+  /// Initial state number `combination` (0..init_combinations-1); nullopt when
+  /// the spec's init function rejects that combination.
+  std::optional<OwnedState> initial(std::uint32_t combination) const;
+  /// Applies transition `tid` in place; false (state unchanged) when not enabled.
+  bool step(OwnedState& s, std::uint32_t tid) const;
+  /// The successor by `tid`, or nullopt when it is not enabled.
+  std::optional<OwnedState> successor(const OwnedState& s, std::uint32_t tid) const;
+  /// Transition ids whose guards hold in `s`, in id order (none when the
+  /// constraint excludes `s` from expansion).
+  std::vector<std::uint32_t> enabled(const OwnedState& s) const;
+  /// The same into `out`, trying transitions on `scratch`: no allocation once
+  /// both are sized, for loops that step many times (simulate).
+  void enabled(const OwnedState& s, std::vector<std::uint32_t>& out, OwnedState& scratch) const;
+  bool expandable(const OwnedState& s) const { return ops_.expandable(ops_.model, s.bytes()); }
+
+  /// The first invariant in `mask` that `s` violates, by declaration order.
+  std::optional<std::uint32_t> violated_invariant(const OwnedState& s, std::uint64_t mask) const;
+  /// Bit g set when goal g holds in `s`.
+  std::uint64_t goals_holding(const OwnedState& s) const;
+
+  Hash128 fingerprint(const OwnedState& s) const;
+  bool equal(const OwnedState& a, const OwnedState& b) const { return ops_.equal(a.bytes(), b.bytes()); }
+  Value value(const OwnedState& s) const { return ops_.to_value(ops_.model, s.bytes()); }
+  /// "Name(p=v, q=w)" for transition `tid`.
+  const std::string& label(std::uint32_t tid) const { return labels_[tid]; }
+  /// A trace step for taking `tid` into `s`.
+  TraceStep trace_step(std::uint32_t tid, const OwnedState& s) const;
+  /// The transition whose label is `label`, if any.
+  std::optional<std::uint32_t> find_label(const std::string& label) const;
+
+ private:
+  const ModelOps& ops_;
+  std::vector<std::string> labels_;
+};
+
+}  // namespace statecheck::detail

@@ -1,0 +1,167 @@
+// --format json: one "statecheck-trace" document, specified field by field in
+// docs/trace-format.md and docs/trace-format.schema.json. A change to what is
+// written here is a change to that format: bump trace_format_version when a
+// field is removed, renamed or changes meaning (see the versioning policy).
+#include "statecheck/detail/visited_set.hpp"
+#include "statecheck/report.hpp"
+#include "statecheck/version.hpp"
+
+#include "report/json_value.hpp"
+
+namespace statecheck {
+
+namespace detail {
+
+using nlohmann::ordered_json;
+
+ordered_json value_json(const Value& v) {
+  using K = Value::Kind;
+  switch (v.kind) {
+    case K::integer: return v.number;
+    case K::boolean: return v.number != 0;
+    case K::name: return v.text;
+    case K::array:
+    case K::sequence:
+    case K::set: {
+      ordered_json a = ordered_json::array();
+      for (const Value& item : v.items) a.push_back(value_json(item));
+      return a;
+    }
+    case K::record: {
+      ordered_json o = ordered_json::object();
+      for (std::size_t i = 0; i < v.items.size(); ++i) o[v.keys[i]] = value_json(v.items[i]);
+      return o;
+    }
+  }
+  return nullptr;
+}
+
+ordered_json trace_json(const std::vector<TraceStep>& trace) {
+  ordered_json steps = ordered_json::array();
+  for (std::size_t i = 0; i < trace.size(); ++i) {
+    const TraceStep& s = trace[i];
+    ordered_json params = ordered_json::object();
+    for (const auto& [name, value] : s.params) params[name] = value_json(value);
+    steps.push_back({{"label", i == 0 ? ordered_json(nullptr) : ordered_json(s.label)},
+                     {"action", i == 0 ? ordered_json(nullptr) : ordered_json(s.action)},
+                     {"params", params},
+                     {"state", value_json(s.state)}});
+  }
+  return steps;
+}
+
+}  // namespace detail
+
+namespace {
+
+using nlohmann::ordered_json;
+using detail::trace_json;
+
+const char* outcome_name(Outcome o) {
+  switch (o) {
+    case Outcome::ok: return "ok";
+    case Outcome::violation: return "violation";
+    case Outcome::error: return "error";
+    case Outcome::limit: return "limit";
+  }
+  return "?";
+}
+
+const char* kind_name(Violation::Kind k) {
+  switch (k) {
+    case Violation::Kind::invariant: return "invariant";
+    case Violation::Kind::deadlock: return "deadlock";
+    case Violation::Kind::goal: return "goal";
+  }
+  return "?";
+}
+
+/// A default option (0 in CheckOptions) is written as null.
+ordered_json or_null(std::uint64_t n) { return n == 0 ? ordered_json(nullptr) : ordered_json(n); }
+
+/// How states were told apart: what a fingerprint run may confuse.
+ordered_json visited_set_layout(bool exact) {
+  using detail::VisitedSet;
+  if (exact) return {{"kind", "exact"}};
+  return {{"kind", "fingerprints"},
+          {"hash", "XXH3-128"},
+          {"fingerprint_bits", VisitedSet::fingerprint_bits()},
+          {"signature_bits", VisitedSet::signature_bits},
+          {"displacement_bits", 64 - VisitedSet::signature_bits},  // the rest of each 64-bit slot
+          {"initial_home_bits", VisitedSet::initial_bits}};
+}
+
+ordered_json run_json(const RunInfo& info) {
+  ordered_json constants = ordered_json::object();
+  for (const auto& [name, value] : info.constants) constants[name] = value;
+  const CheckOptions& o = info.options;
+  const ordered_json options = {{"threads", or_null(o.threads)},
+                                {"memory_bytes", or_null(o.memory)},
+                                {"max_depth", or_null(o.max_depth)},
+                                {"check_deadlock", o.check_deadlock},
+                                {"exact", o.exact},
+                                {"invariants", o.invariants}};
+  return {{"statecheck_version", STATECHECK_VERSION},
+          {"spec", info.spec},
+          {"constants", constants},
+          {"options", options},
+          {"visited_set", visited_set_layout(o.exact)}};
+}
+
+ordered_json stats_json(const Stats& s) {
+  ordered_json actions = ordered_json::array();
+  for (const ActionStats& a : s.actions)
+    actions.push_back({{"name", a.name}, {"enabled", a.enabled}, {"new_states", a.new_states}});
+  ordered_json visited = {{"bytes", s.visited_bytes}};
+  if (!s.exact) {
+    visited["capacity"] = s.visited_capacity;
+    visited["load"] = s.load;
+    visited["omission_probability"] = s.omission_probability;
+    visited["compaction_collisions"] = s.compaction_collisions;
+  }
+  return {{"distinct", s.distinct},     {"generated", s.generated}, {"depth", s.depth},
+          {"seconds", s.seconds},       {"threads", s.threads},     {"states_per_level", s.level_sizes},
+          {"actions", actions},         {"visited_set", visited},   {"trace_log_bytes", s.trace_bytes},
+          {"trace_log_disk_bytes", s.trace_disk_bytes},               {"memory_peak_bytes", s.memory_peak},
+          {"peak_rss_bytes", s.peak_rss},                             {"self_checked", s.self_checked}};
+}
+
+}  // namespace
+
+namespace detail {
+
+std::string json_text(const ordered_json& doc) { return doc.dump(2, ' ', false, ordered_json::error_handler_t::replace); }
+
+ordered_json check_document(const CheckResult& r, const RunInfo& info) {
+  ordered_json doc = {{"format", trace_format_name},
+                      {"version", trace_format_version},
+                      {"run", run_json(info)},
+                      {"outcome", outcome_name(r.outcome)},
+                      {"depth_bounded", r.depth_bounded},
+                      {"stats", stats_json(r.stats)}};
+  if (r.violation) {
+    doc["violation"] = {{"kind", kind_name(r.violation->kind)},
+                        {"property", r.violation->property},
+                        {"length", r.violation->length()},
+                        {"trace", trace_json(r.violation->trace)}};
+  }
+  if (r.error) {
+    doc["error"] = {{"message", r.error->message},
+                    {"where", r.error->where},
+                    {"length", r.error->trace.empty() ? 0 : r.error->trace.size() - 1},
+                    {"trace", trace_json(r.error->trace)}};
+  }
+  if (r.outcome == Outcome::limit) doc["limit"] = {{"message", r.limit_message}};
+  if (r.resumed_from_level != 0) doc["resumed_from_level"] = r.resumed_from_level;
+  if (!r.checkpoint_written.empty()) doc["checkpoint"] = r.checkpoint_written;
+  doc["warnings"] = r.warnings;
+  return doc;
+}
+
+}  // namespace detail
+
+std::string to_json(const CheckResult& r, const RunInfo& info) {
+  return detail::json_text(detail::check_document(r, info));
+}
+
+}  // namespace statecheck

@@ -1,0 +1,46 @@
+// Periodic progress lines; see detail/progress.hpp.
+#include "search/progress.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+
+namespace statecheck::detail {
+
+void Progress::start(double seconds) {
+  if (seconds <= 0) return;
+  stopping_ = false;
+  thread_ = std::thread([this, seconds] { loop(seconds); });
+}
+
+void Progress::stop() {
+  if (!thread_.joinable()) return;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  thread_.join();
+}
+
+void Progress::loop(double seconds) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto period = std::chrono::duration<double>(seconds);
+  std::uint64_t last_distinct = 0;
+  auto last = start;
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (!wake_.wait_for(lock, period, [this] { return stopping_; })) {
+    const auto now = std::chrono::steady_clock::now();
+    const std::uint64_t distinct = distinct_.load(std::memory_order_relaxed);
+    const double rate = static_cast<double>(distinct - last_distinct) / std::chrono::duration<double>(now - last).count();
+    spdlog::info("depth {}  distinct {}  generated {}  queue {}  {:.0f} states/s  table load {:.1f}%  ({:.0f} s)",
+                 depth_.load(std::memory_order_relaxed), distinct, generated_.load(std::memory_order_relaxed),
+                 queue_.load(std::memory_order_relaxed), rate,
+                 load_permille_.load(std::memory_order_relaxed) / 10.0,
+                 std::chrono::duration<double>(now - start).count());
+    last_distinct = distinct;
+    last = now;
+  }
+}
+
+}  // namespace statecheck::detail

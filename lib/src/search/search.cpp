@@ -1,0 +1,354 @@
+// The level-synchronous parallel BFS; the only module that uses oneTBB.
+// Determinism argument: detail/search.hpp and detail/level_table.hpp.
+#include "statecheck/detail/search.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_sort.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <chrono>
+#include <memory>
+#include <stdexcept>
+#include <thread>
+
+#include "search/progress.hpp"
+#include "search/search_state.hpp"
+#include "report/trace_builder.hpp"
+
+namespace statecheck::detail {
+
+namespace {
+
+constexpr std::size_t chunk_states = 64;  // states per call into the spec
+std::atomic<bool> stop_requested{false};
+
+#if defined(__SANITIZE_THREAD__)
+constexpr bool thread_sanitizer = true;
+#else
+constexpr bool thread_sanitizer = false;
+#endif
+
+/// tbb::parallel_for over [begin, end). Debian's oneTBB library is not built for
+/// ThreadSanitizer, which then cannot see how a parallel loop orders its tasks
+/// after the code before it and before the code after it; under TSan each task
+/// passes through an atomic so that those edges are visible (and real races in
+/// our code are still reported).
+template <class Body>
+void parallel(std::uint64_t begin, std::uint64_t end, std::uint64_t grain, const Body& body) {
+  const tbb::blocked_range<std::uint64_t> range(begin, end, grain);
+  if constexpr (thread_sanitizer) {
+    std::atomic<std::uint64_t> edge{0};
+    edge.store(0, std::memory_order_release);
+    tbb::parallel_for(range, [&](const tbb::blocked_range<std::uint64_t>& r) {
+      (void)edge.load(std::memory_order_acquire);
+      body(r);
+      edge.fetch_add(1, std::memory_order_acq_rel);
+    });
+    (void)edge.load(std::memory_order_acquire);
+  } else {
+    tbb::parallel_for(range, body);
+  }
+}
+
+/// Sorts the level by discovery key (a sequential sort under TSan: see parallel()).
+void sort_by_key(std::vector<LevelTable::Entry>& entries) {
+  const auto by_key = [](const LevelTable::Entry& a, const LevelTable::Entry& b) { return a.key < b.key; };
+  if constexpr (thread_sanitizer) std::sort(entries.begin(), entries.end(), by_key);
+  else tbb::parallel_sort(entries.begin(), entries.end(), by_key);
+}
+static_assert(std::atomic<bool>::is_always_lock_free, "request_stop must be async-signal-safe");
+
+class Search : public SearchState {
+ public:
+  Search(const ModelOps& model_ops, const CheckOptions& opts)
+      : SearchState(model_ops, opts), arena_(static_cast<int>(threads)) {}
+
+  CheckResult run() {
+    if (!options.checkpoint.resume.empty()) restore_checkpoint();
+    started = std::chrono::steady_clock::now();
+    progress.start(options.progress_seconds);
+    // As many threads as asked for, even beyond the cores (tests oversubscribe).
+    const tbb::global_control allow(tbb::global_control::max_allowed_parallelism, threads);
+    arena_.execute([&] { search(); });
+    progress.stop();
+    result.stats.seconds = seconds_before + std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    finish_stats();
+    return std::move(result);
+  }
+
+ private:
+  void search() {
+    if (!resumed() && !initial_level()) return;
+    for (;;) {
+      // A level boundary: what a checkpoint holds (the frontier is not yet checked).
+      mark_boundary();
+      if (!fit_memory(0, "level " + std::to_string(level)) || !checkpoint_if_due()) return;
+      if (!check_level()) return;
+      if (options.max_depth != 0 && level >= options.max_depth) {
+        result.depth_bounded = true;
+        break;
+      }
+      if (!expand_level()) return;
+      if (table.size() == 0) break;  // nothing new: the search is complete
+      if (!finish_level(false)) return;
+    }
+    report_unreached_goals();
+  }
+
+  bool initial_level() {
+    Worker& w = *workers[0];
+    try {
+      ops.initial(ops.model, w);
+    } catch (const std::exception& e) {
+      w.error(w.error_rank, 0, e.what());
+    } catch (...) {
+      w.error(w.error_rank, 0, non_std_exception);
+    }
+    table.set_size(w.found.size());
+    if (stop_requested.load()) {  // the spec's init loop returned early
+      stop_on_limit("interrupted while making the initial states (" + std::to_string(ops.init_combinations) +
+                    " combinations); nothing was checked");
+      return false;
+    }
+    if (w.error_rank != Worker::none) {
+      fail_in_init(w.error_rank, w.error_message);
+      return false;
+    }
+    if (table.size() == 0) {
+      throw config_error("spec '" + ops.name + "' has no initial state: check its init function");
+    }
+    return finish_level(true);
+  }
+
+  /// Orders the states of the level table into the next frontier.
+  bool finish_level(bool initial) {
+    const std::uint64_t n = table.size();
+    // Beside what is held now: the sort keys, the next frontier where it
+    // outgrows this one, and the visited set's pages the new states touch.
+    const std::size_t extra = static_cast<std::size_t>(n) * sizeof(LevelTable::Entry) +
+                              static_cast<std::size_t>(n > frontier_count ? n - frontier_count : 0) * frontier_stride +
+                              (set_bytes(n) - set_bytes());
+    if (!make_room(n, extra)) return false;
+    if (!fit_memory(extra, "level " + std::to_string(level + 1) + " (" + std::to_string(n) + " states)")) return false;
+    std::vector<LevelTable::Entry> entries = collect_entries();
+    sort_by_key(entries);
+    const std::uint64_t parent_count = level == 0 ? 1 : frontier_count;
+    frontier.reset();  // the expanded level is no longer needed: keep peak memory down
+    auto next = allocate_states(n);
+    const std::uint64_t first_id = result.stats.distinct;
+    parallel(0, n, 1024, [&](const auto& r) {
+      for (std::uint64_t i = r.begin(); i != r.end(); ++i) {
+        const LevelTable::Entry& e = entries[i];
+        const std::byte* record = workers[e.worker]->found.at(e.record);
+        std::memcpy(next.get() + i * frontier_stride, record, ops.state_size);
+        const Hash128 h{e.lo, e.hi};
+        if (exact) {
+          std::memcpy(exact->encoding_slot(first_id + i), layout.encoding(record), layout.encoded_bytes());
+          exact->insert(first_id + i, h);
+        } else if (visited->insert(h) == VisitedSet::Insert::overflow) {
+          overflow.store(true, std::memory_order_relaxed);
+        }
+      }
+    });
+    if (overflow.load()) {
+      stop_on_limit("the visited set's probe sequence grew beyond its limit; raise --memory");
+      return false;
+    }
+    log.begin_level(n, parent_count, initial ? ops.init_combinations : ops.transitions);
+    for (std::uint64_t i = 0; i < n; ++i) {
+      const std::uint64_t key = entries[i].key;
+      if (initial) {
+        log.set(i, 0, static_cast<std::uint32_t>(key));
+      } else {
+        const auto tid = static_cast<std::uint32_t>(key & ((std::uint64_t{1} << tid_bits) - 1));
+        log.set(i, key >> tid_bits, tid);
+        ++result.stats.actions[ops.action_of_transition[tid]].new_states;
+        ++result.stats.transition_new[tid];
+      }
+    }
+    frontier = std::move(next);
+    frontier_count = n;
+    ++level;
+    result.stats.distinct += n;
+    result.stats.depth = level;
+    result.stats.level_sizes.push_back(n);
+    table.clear();
+    for (auto& w : workers) w->found.clear();
+    progress.publish(level, result.stats.distinct, generated_so_far(), n, table_load());
+    return true;
+  }
+
+  /// The level table's entries (any order), in one array of exactly its
+  /// size: what --memory counts, with no per-thread copies beside it.
+  std::vector<LevelTable::Entry> collect_entries() {
+    std::vector<LevelTable::Entry> all(static_cast<std::size_t>(table.size()));
+    std::atomic<std::size_t> filled{0};
+    parallel(0, table.capacity(), 1u << 14, [&](const auto& r) {
+      std::vector<LevelTable::Entry> part;  // at most 2^14 entries
+      table.collect(r.begin(), r.end(), part);
+      const std::size_t at = filled.fetch_add(part.size());
+      if (at + part.size() <= all.size()) std::copy(part.begin(), part.end(), all.begin() + static_cast<std::ptrdiff_t>(at));
+    });
+    if (filled.load() != all.size()) throw std::logic_error("the level table holds another number of entries than counted");
+    return all;
+  }
+
+  /// Grows the visited set for `n` more states, within the memory budget
+  /// (what the rest holds plus `extra` bytes about to be allocated).
+  bool make_room(std::uint64_t n, std::size_t extra) {
+    const std::uint64_t total = result.stats.distinct + n;
+    if (exact) {
+      exact->reserve(total);
+      return true;
+    }
+    // Growing holds the old table and the new one, twice as big, at once.
+    while (visited->needs_growth(total) && visited->can_grow() && visited->bytes() * 3 <= room_for_visited(extra)) {
+      visited->begin_growth();
+      parallel(0, visited->old_capacity(), 1u << 16, [&](const auto& r) {
+        if (visited->migrate(r.begin(), r.end()) == VisitedSet::Insert::overflow)
+          overflow.store(true, std::memory_order_relaxed);
+      });
+      visited->end_growth();
+    }
+    if (overflow.load()) {
+      stop_on_limit("the visited set's probe sequence grew beyond its limit while growing; raise --memory");
+      return false;
+    }
+    if (!visited->can_hold(total)) {
+      stop_on_limit(visited_full_message(n, extra));
+      return false;
+    }
+    return true;
+  }
+
+  /// Checks invariants and goals on the frontier; false when the search ends.
+  bool check_level() {
+    tbb::enumerable_thread_specific<CheckOutcome> parts([&] {
+      CheckOutcome o;
+      o.goal_ranks.assign(ops.goal_names.size(), CheckOutcome::none);
+      return o;
+    });
+    parallel(0, frontier_count, chunk_states, [&](const auto& r) {
+      CheckOutcome& out = parts.local();
+      if (out.violation_rank < r.begin() || out.error_rank < r.begin()) return;
+      ops.check(ops.model, chunk(r.begin(), r.end()), invariant_mask, out);
+    });
+    CheckOutcome best;
+    best.goal_ranks.assign(ops.goal_names.size(), CheckOutcome::none);
+    for (const CheckOutcome& o : parts) merge_outcome(best, o);
+    for (std::size_t g = 0; g < best.goal_ranks.size(); ++g)
+      if (best.goal_ranks[g] != CheckOutcome::none && goal_level[g] == 0) {
+        goal_level[g] = level;
+        goal_rank[g] = best.goal_ranks[g];
+      }
+    if (best.error_rank != CheckOutcome::none && best.error_rank <= best.violation_rank) {
+      fail_with_error({level, best.error_rank}, best.error, "property check", std::nullopt);
+      return false;
+    }
+    if (best.violation_rank != CheckOutcome::none) {
+      report_violation(Violation::Kind::invariant, ops.invariant_names[best.violated], {level, best.violation_rank});
+      return false;
+    }
+    return true;
+  }
+
+  /// Expands the frontier into the level table, in batches that cannot fill it.
+  bool expand_level() {
+    if (!self_check_frontier()) return false;
+    for (auto& w : workers) w->reset_level();
+    const std::uint64_t fanout = std::max<std::uint64_t>(ops.transitions, 1);
+    std::uint64_t i = 0;
+    while (i < frontier_count) {
+      if (stop_asked(i)) return false;
+      const std::uint64_t left = frontier_count - i;
+      const double room = LevelTable::max_load * static_cast<double>(table.capacity()) - static_cast<double>(table.size());
+      // At most 2^18 states a batch, so that progress and Ctrl-C are seen within a fraction of a second.
+      std::uint64_t batch = std::min<std::uint64_t>({left, static_cast<std::uint64_t>(std::max(0.0, room)) / fanout,
+                                                     std::uint64_t{1} << 18});
+      // The table must hold every successor of a batch: at least a few thousand
+      // states a batch, but fewer (down to one) when each has a huge fan-out.
+      const std::uint64_t least =
+          std::min<std::uint64_t>(left, std::clamp<std::uint64_t>((std::uint64_t{1} << 20) / fanout, 1, 4096));
+      if (batch < least) {
+        batch = least;
+        // Growing holds the old table, its entries and the new table at once.
+        const std::size_t grown = LevelTable::bytes_for(table.size() + batch * fanout, table.capacity());
+        const std::size_t moving = grown == table.bytes() ? 0 : grown + table.size() * sizeof(LevelTable::Entry);
+        if (!fit_memory(moving, "expanding level " + std::to_string(level))) return false;
+        table.reserve(table.size() + batch * fanout);
+      }
+      parallel(i, i + batch, chunk_states, [&](const auto& r) {
+        Worker& w = *workers[static_cast<std::size_t>(tbb::this_task_arena::current_thread_index())];
+        ops.expand(ops.model, chunk(r.begin(), r.end()), w);
+      });
+      i += batch;
+      if (stop_asked(i)) return false;
+      std::uint64_t found = 0;
+      for (const auto& w : workers) found += w->found.size();
+      table.set_size(found);
+      if (!fit_memory(0, "expanding level " + std::to_string(level))) return false;
+      progress.publish(level, result.stats.distinct + table.size(), generated_so_far(), frontier_count - i,
+                       table_load());
+    }
+    return report_expansion_failures();
+  }
+
+  /// Ctrl-C, or CheckOptions::stop_after_level reached: stops with the
+  /// statistics of the levels before this one, writing their checkpoint.
+  bool stop_asked(std::uint64_t expanded) {
+    const bool asked = options.stop_after_level != 0 && level >= options.stop_after_level;
+    if (!asked && !stop_requested.load(std::memory_order_relaxed)) return false;
+    const std::string where = std::to_string(level) + " (" + std::to_string(expanded) + " of " +
+                              std::to_string(frontier_count) + " states expanded)";
+    stop_on_limit((asked ? "stopped as asked before expanding level " : "interrupted while expanding level ") + where +
+                  "; the statistics cover the levels before it" + checkpoint_on_stop());
+    return true;
+  }
+
+  /// A spec error or a deadlock found while expanding (smallest rank first).
+  bool report_expansion_failures() {
+    const Worker* err = nullptr;
+    std::uint64_t dead = Worker::none;
+    for (const auto& w : workers) {
+      if (w->error_rank != Worker::none &&
+          (err == nullptr || w->error_rank < err->error_rank ||
+           (w->error_rank == err->error_rank && w->error_tid < err->error_tid)))
+        err = w.get();
+      dead = std::min(dead, w->deadlock_rank);
+    }
+    if (err != nullptr && err->error_rank <= dead) {
+      fail_with_error({level, err->error_rank}, err->error_message, "", err->error_tid);
+      return false;
+    }
+    if (dead != Worker::none && options.check_deadlock && !ops.deadlock_allowed) {
+      report_violation(Violation::Kind::deadlock, "Deadlock", {level, dead});
+      return false;
+    }
+    return true;
+  }
+
+  StateChunk chunk(std::uint64_t begin, std::uint64_t end) const {
+    return {frontier.get() + begin * frontier_stride, frontier_stride, static_cast<std::size_t>(end - begin), begin};
+  }
+
+  tbb::task_arena arena_;
+};
+
+}  // namespace
+
+CheckResult run_search(const ModelOps& ops, const CheckOptions& options) {
+  stop_requested.store(false);
+  Search search(ops, options);
+  return search.run();
+}
+
+}  // namespace statecheck::detail
+
+void statecheck::request_stop() noexcept { detail::stop_requested.store(true, std::memory_order_relaxed); }
+std::atomic<bool>& statecheck::detail::stop_flag() noexcept { return stop_requested; }

@@ -1,0 +1,193 @@
+// Writing the search state at a level boundary and resuming from it; the file
+// format is in detail/checkpoint.hpp, the search state in detail/search_state.hpp.
+#include <cstring>
+#include <stdexcept>
+
+#include "search/search_state.hpp"
+
+namespace statecheck::detail {
+
+namespace {
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string s;
+  for (const std::string& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+std::string constants_text(const CheckOptions& o) {
+  std::vector<std::string> parts;
+  for (const auto& [name, value] : o.checkpoint.constants) parts.push_back(name + "=" + value);
+  return joined(parts);
+}
+
+std::string invariants_text(const ModelOps& ops, std::uint64_t mask) {
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < ops.invariant_names.size(); ++i)
+    if ((mask >> i) & 1u) names.push_back(ops.invariant_names[i]);
+  return names.size() == ops.invariant_names.size() ? "all" : joined(names);
+}
+
+std::string mib(std::uint64_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB"; }
+
+/// to = from, for a number or a vector of numbers of either width.
+template <class To, class From>
+void assign(To& to, const From& from) {
+  if constexpr (requires { to.assign(from.begin(), from.end()); }) to.assign(from.begin(), from.end());
+  else to = static_cast<To>(from);
+}
+
+}  // namespace
+
+template <class Self, class Meta, class Copy>
+void SearchState::each_saved(Self& search, Meta& meta, Copy&& copy) {
+  copy(meta.level, search.level);
+  copy(meta.distinct, search.result.stats.distinct);
+  copy(meta.level_sizes, search.result.stats.level_sizes);
+  copy(meta.transition_new, search.result.stats.transition_new);  // per action and for --coverage
+  copy(meta.generated, search.boundary_generated_);
+  copy(meta.transition_enabled, search.boundary_enabled_);
+  copy(meta.seconds, search.boundary_seconds_);
+  copy(meta.goal_level, search.goal_level);
+  copy(meta.goal_rank, search.goal_rank);
+}
+
+double SearchState::elapsed() const {
+  return seconds_before + std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+}
+
+void SearchState::mark_boundary() {
+  if (options.checkpoint.dir.empty()) return;
+  boundary_generated_ = generated_so_far();
+  boundary_enabled_.assign(ops.transitions, 0);
+  for (const auto& w : workers)
+    for (std::size_t t = 0; t < w->enabled.size(); ++t) boundary_enabled_[t] += w->enabled[t];
+  boundary_seconds_ = elapsed();
+}
+
+CheckpointMeta SearchState::checkpoint_meta() const {
+  CheckpointMeta m;
+  m.spec = ops.name;
+  m.constants = constants_text(options);
+  m.invariants = invariants_text(ops, invariant_mask);
+  m.invariant_mask = invariant_mask;
+  m.check_deadlock = options.check_deadlock;
+  m.exact = options.exact;
+  m.max_depth = options.max_depth;
+  m.state_size = ops.state_size;
+  m.encoding_size = ops.encoding_size;
+  m.transitions = ops.transitions;
+  m.init_combinations = ops.init_combinations;
+  m.actions = ops.action_names.size();
+  each_saved(*this, m, [](auto& meta, const auto& search) { assign(meta, search); });
+  if (visited) {
+    m.visited_bits = visited->bits();
+    m.visited_size = visited->size();
+    m.collisions = visited->collisions();
+  }
+  return m;
+}
+
+std::string SearchState::resume_command() const {
+  std::string c = options.checkpoint.invocation.empty() ? "statecheck check " + ops.name : options.checkpoint.invocation;
+  for (const auto& [name, value] : options.checkpoint.constants) c += " --set " + name + "=" + value;
+  for (const std::string& i : options.invariants) c += " --invariant " + i;
+  if (!options.check_deadlock) c += " --no-deadlock";
+  if (options.max_depth != 0) c += " --max-depth " + std::to_string(options.max_depth);
+  if (options.exact) c += " --exact";
+  return c + " --resume " + options.checkpoint.dir;
+}
+
+/// Writes the checkpoint of the last boundary; "" on success, else why not.
+std::string SearchState::write_checkpoint_file() {
+  const CheckpointMeta meta = checkpoint_meta();
+  CheckpointParts parts;
+  if (visited) parts.visited = {reinterpret_cast<const std::byte*>(visited->words()), visited->bytes()};
+  else parts.visited = {exact->encodings(), static_cast<std::size_t>(meta.distinct * meta.encoded_bytes())};
+  parts.frontier = frontier.get();
+  parts.frontier_stride = frontier_stride;
+  parts.log = &log;
+  try {
+    write_checkpoint(options.checkpoint.dir, meta, parts);
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  result.checkpoint_written = checkpoint_path(options.checkpoint.dir);
+  last_checkpoint_ = std::chrono::steady_clock::now();
+  return "";
+}
+
+bool SearchState::checkpoint_if_due() {
+  const double every = options.checkpoint.every_minutes;
+  if (options.checkpoint.dir.empty() || every <= 0) return true;
+  if (std::chrono::duration<double>(std::chrono::steady_clock::now() - last_checkpoint_).count() < every * 60) return true;
+  const std::string problem = write_checkpoint_file();
+  if (problem.empty()) return true;
+  stop_on_limit(problem);
+  return false;
+}
+
+std::string SearchState::checkpoint_on_stop() {
+  if (options.checkpoint.dir.empty()) return "";
+  const std::string problem = write_checkpoint_file();
+  if (!problem.empty()) return "; no checkpoint was written: " + problem;
+  return "; checkpoint written to " + options.checkpoint.dir + "; continue with: " + resume_command();
+}
+
+void SearchState::restore_checkpoint() {
+  const MappedCheckpoint file(options.checkpoint.resume);
+  const std::string& name = file.path();
+  const CheckpointData d = parse_checkpoint(file.bytes(), name, log);
+  const CheckpointMeta& m = d.meta;
+  const auto refuse = [&](const std::string& why) {
+    throw config_error("checkpoint " + name + " " + why);  // `why` ends with what to do
+  };
+  if (m.spec != ops.name) refuse("was written by spec '" + m.spec + "', not '" + ops.name + "'; resume it with: statecheck check " + m.spec);
+  if (m.constants != constants_text(options))
+    refuse("was written with constants (" + m.constants + "), not (" + constants_text(options) +
+           "); resume with the same --set values");
+  if (m.state_size != ops.state_size || m.encoding_size != ops.encoding_size || m.transitions != ops.transitions ||
+      m.init_combinations != ops.init_combinations || m.actions != ops.action_names.size() ||
+      m.goal_level.size() != ops.goal_names.size())
+    refuse("was written by a build of '" + m.spec + "' with another state layout, actions or goals; it cannot be "
+           "resumed by this build: start a new run");
+  if (m.invariant_mask != invariant_mask)
+    refuse("checks invariants (" + m.invariants + "), this run (" + invariants_text(ops, invariant_mask) +
+           "); resume with the same --invariant options");
+  if (m.check_deadlock != options.check_deadlock)
+    refuse(std::string("was written with deadlock checking ") + (m.check_deadlock ? "on; resume without" : "off; resume with") +
+           " --no-deadlock");
+  if (m.max_depth != options.max_depth)
+    refuse("was written with --max-depth " + std::to_string(m.max_depth) + " (0: none); resume with the same --max-depth");
+  if (m.exact != options.exact)
+    refuse(std::string("was written ") + (m.exact ? "with --exact; resume with" : "without --exact; resume without") + " --exact");
+  // Threads may differ. --memory may differ, but must hold what the checkpoint holds.
+  const std::uint64_t needed =
+      d.visited.size() + m.level_sizes.back() * frontier_stride + (log.can_spill() ? 0 : log.bytes());
+  if (needed > data_budget())
+    throw config_error("checkpoint " + name + " holds " + mib(needed) + " (visited set, frontier, trace log), more than --memory " +
+                       mib(options.memory) + less_program() + "; raise --memory to at least " +
+                       mib(overhead + needed + (needed >> 2)));
+  if (visited) {
+    if (!visited->restore(m.visited_bits, d.visited.data(), m.visited_size, m.collisions))
+      throw config_error("checkpoint " + name + " is truncated/corrupt (section visited does not hold " +
+                         std::to_string(m.visited_size) + " states); it cannot be resumed");
+  } else {
+    exact->restore(d.visited.data(), m.distinct);
+  }
+  frontier_count = m.level_sizes.back();
+  frontier = allocate_states(frontier_count);
+  for (std::uint64_t i = 0; i < frontier_count; ++i)
+    std::memcpy(frontier.get() + i * frontier_stride, d.frontier.data() + i * m.state_size, ops.state_size);
+  each_saved(*this, m, [](const auto& meta, auto& search) { assign(search, meta); });
+  // What follows from the saved fields.
+  result.stats.depth = level;
+  for (std::size_t t = 0; t < result.stats.transition_new.size(); ++t)
+    result.stats.actions[ops.action_of_transition[t]].new_states += result.stats.transition_new[t];
+  workers[0]->generated = boundary_generated_;  // the counts so far, as if one worker had made them
+  workers[0]->enabled = boundary_enabled_;
+  seconds_before = boundary_seconds_;
+  result.resumed_from_level = level;
+}
+
+}  // namespace statecheck::detail

@@ -1,0 +1,135 @@
+// lib/src/search/search_state.hpp - what the BFS keeps between levels, and
+// how it turns a finding (violation, spec error, limit) into a CheckResult.
+// The parallel loops themselves live in search.cpp.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "store/checkpoint.hpp"
+#include "statecheck/detail/exact_set.hpp"
+#include "statecheck/detail/level_table.hpp"
+#include "statecheck/detail/model_ops.hpp"
+#include "model/model_view.hpp"
+#include "search/progress.hpp"
+#include "store/trace_log.hpp"
+#include "statecheck/detail/visited_set.hpp"
+#include "statecheck/detail/worker.hpp"
+#include "statecheck/result.hpp"
+
+namespace statecheck::detail {
+
+/// A state of the search: `rank` within BFS level `level` (1-based).
+struct Location {
+  std::uint32_t level;
+  std::uint64_t rank;
+};
+
+class SearchState {
+ protected:
+  SearchState(const ModelOps& ops, const CheckOptions& options);
+
+  std::unique_ptr<std::byte[]> allocate_states(std::uint64_t n) const;
+  std::uint64_t generated_so_far() const;
+  double table_load() const { return visited ? visited->load() : 0.0; }
+  static void merge_outcome(CheckOutcome& best, const CheckOutcome& o);
+
+  void report_violation(Violation::Kind kind, const std::string& property, Location at);
+  void fail_with_error(Location at, const std::string& message, const std::string& where,
+                       std::optional<std::uint32_t> tid);
+  void fail_in_init(std::uint64_t combination, const std::string& message);
+  void stop_on_limit(const std::string& message);
+  void report_unreached_goals();
+  /// Spec self-checks on the frontier's first states, within the budget of
+  /// options.self_check_states; false (and an error result) on a failure.
+  bool self_check_frontier();
+  void finish_stats();
+
+  // Memory (search_state.cpp): what counts against --memory, see CheckOptions::memory.
+  std::size_t memory_in_use() const;
+  /// What the visited (or exact) set holds resident, with `more` states in it.
+  std::size_t set_bytes(std::uint64_t more = 0) const;
+  /// --memory less `overhead`: what the search's own structures may hold.
+  std::size_t data_budget() const { return options.memory > overhead ? options.memory - overhead : 0; }
+  /// " less the N MiB of the program itself" when --memory bounds the process, else "".
+  std::string less_program() const;
+  /// Keeps memory_in_use() + `extra` within --memory, spilling trace levels
+  /// to --workdir when that suffices; otherwise stops (`what` says what was
+  /// growing) and returns false.
+  bool fit_memory(std::size_t extra, const std::string& what);
+  /// Bytes --memory leaves to the visited set beside the rest (the trace log
+  /// excluded when it can spill), with `extra` more coming.
+  std::size_t room_for_visited(std::size_t extra) const;
+  /// Why the visited set cannot take `n` more states: how full it is, and
+  /// what keeps it from doubling (its own cap, or the rest of --memory).
+  std::string visited_full_message(std::uint64_t n, std::size_t extra) const;
+
+  // Checkpoints (search_checkpoint.cpp).
+  /// Records the statistics of the level boundary the search is at (the
+  /// frontier not yet expanded), which a checkpoint written later describes.
+  void mark_boundary();
+  /// Writes the checkpoint of the last boundary when one is due (every
+  /// --checkpoint-every minutes); false (and a stop) when writing fails.
+  bool checkpoint_if_due();
+  /// On a stop: writes the checkpoint of the last boundary; returns the text
+  /// for the stop message ("; checkpoint written to ...").
+  std::string checkpoint_on_stop();
+  /// Loads options.checkpoint.resume into the search (config_error when it
+  /// does not belong to this spec and options, or is damaged).
+  void restore_checkpoint();
+  bool resumed() const { return result.resumed_from_level != 0; }
+
+  const ModelOps& ops;
+  CheckOptions options;
+  unsigned threads = 1;
+  RecordLayout layout;
+  std::size_t frontier_stride = 0;
+  unsigned tid_bits = 1;
+  std::unique_ptr<VisitedSet> visited;  // fingerprint mode
+  std::unique_ptr<ExactSet> exact;      // --exact
+  LevelTable table;
+  LevelContext ctx;
+  std::vector<std::unique_ptr<Worker>> workers;
+  std::vector<Worker*> peers;
+  TraceLog log;
+  std::unique_ptr<std::byte[]> frontier;
+  std::uint64_t frontier_count = 0;
+  std::uint32_t level = 0;  // the frontier's BFS level
+  std::uint64_t invariant_mask = 0;
+  std::vector<std::uint64_t> goal_level;  // 0: not reached yet
+  std::vector<std::uint64_t> goal_rank;
+  std::atomic<bool> overflow{false};
+  std::unique_ptr<ModelView> view;  // for the self-checks; null when they are off
+  std::size_t overhead = 0;  // of --memory, not the search's: resident before it, and a slack
+  Progress progress;
+  CheckResult result;
+  std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+  double seconds_before = 0;  // spent before the checkpoint this run resumed from
+
+ private:
+  std::vector<TraceStep> trace_to(Location at, bool compare_last);
+  CheckpointMeta checkpoint_meta() const;
+  std::string write_checkpoint_file();
+  std::string resume_command() const;
+  double elapsed() const;
+  /// The one list of what a checkpoint carries of the search besides the
+  /// bulk data and the spec's shape: copy(meta field, search field) for each.
+  /// Saving copies search to meta and restoring meta to search, so nothing
+  /// can be saved and forgotten on restore (search_checkpoint.cpp).
+  template <class Self, class Meta, class Copy>
+  static void each_saved(Self& search, Meta& meta, Copy&& copy);
+
+  std::size_t memory_peak_ = 0;
+  std::uint64_t boundary_generated_ = 0;
+  std::vector<std::uint64_t> boundary_enabled_;
+  double boundary_seconds_ = 0;
+  std::chrono::steady_clock::time_point last_checkpoint_ = started;
+};
+
+}  // namespace statecheck::detail

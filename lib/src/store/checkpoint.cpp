@@ -1,0 +1,369 @@
+// Checkpoint files: writer, bounds-checked reader, mapping. Format in detail/checkpoint.hpp.
+#include "store/checkpoint.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <type_traits>
+
+#include "store/fault.hpp"
+#include "statecheck/detail/hash.hpp"  // xxhash, inlined
+#include "statecheck/result.hpp"
+
+namespace statecheck::detail {
+
+namespace {
+
+constexpr char magic[8] = {'s', 't', 'a', 't', 'e', 'c', 'h', 'k'};
+constexpr std::uint32_t version = 2;  // 2: per-transition new-state counts (--coverage after --resume)
+enum Tag : std::uint32_t { meta_tag = 1, visited_tag = 2, trace_tag = 3, frontier_tag = 4 };
+constexpr const char* tag_names[] = {"?", "meta", "visited", "trace", "frontier"};
+constexpr std::size_t section_header = 24;
+
+// ---------------------------------------------------------------- writing
+
+[[noreturn]] void io_failed(const std::string& what, const std::string& path) {
+  throw std::runtime_error("cannot " + what + " checkpoint " + path + ": " + std::strerror(errno));
+}
+
+/// Appends plain values to a byte string (the meta section): strings and
+/// vectors as a u64 length then the bytes, every number as 8 bytes.
+struct Bytes {
+  std::vector<std::byte> out;
+  void raw(const void* p, std::size_t n) {
+    const auto* b = static_cast<const std::byte*>(p);
+    out.insert(out.end(), b, b + n);
+  }
+  void operator()(const std::string& s) {
+    (*this)(std::uint64_t{s.size()});
+    raw(s.data(), s.size());
+  }
+  void operator()(const std::vector<std::uint64_t>& v) {
+    (*this)(std::uint64_t{v.size()});
+    raw(v.data(), v.size() * 8);
+  }
+  void operator()(double v) { raw(&v, 8); }
+  template <class T>
+    requires std::is_integral_v<T>
+  void operator()(T v) {
+    const auto wide = static_cast<std::uint64_t>(v);
+    raw(&wide, 8);
+  }
+};
+
+/// One section: header, then payload pieces hashed as they go; the length
+/// and checksum are patched into the header at the end.
+class SectionWriter {
+ public:
+  SectionWriter(std::FILE* f, Tag tag, const std::string& path) : f_(f), path_(path) {
+    start_ = std::ftell(f_);
+    const std::uint64_t header[3] = {tag, 0, 0};
+    put(header, sizeof header, false);
+    XXH3_64bits_reset(&state_);
+  }
+  void put(const void* p, std::size_t n, bool hash = true) {
+    if (n != 0 && (std::fwrite(p, 1, n, f_) != n || fault_injected(Fault::checkpoint_write, ENOSPC)))
+      io_failed("write", path_);
+    if (hash) {
+      XXH3_64bits_update(&state_, p, n);
+      length_ += n;
+    }
+  }
+  void words(const std::vector<std::uint64_t>& v) { put(v.data(), v.size() * 8); }
+  void u64(std::uint64_t v) { put(&v, 8); }
+  void finish() {
+    const long end = std::ftell(f_);
+    const std::uint64_t patch[2] = {length_, XXH3_64bits_digest(&state_)};
+    if (std::fseek(f_, start_ + 8, SEEK_SET) != 0 || std::fwrite(patch, 1, 16, f_) != 16 ||
+        std::fseek(f_, end, SEEK_SET) != 0)
+      io_failed("write", path_);
+  }
+
+ private:
+  std::FILE* f_;
+  const std::string& path_;
+  long start_ = 0;
+  std::uint64_t length_ = 0;
+  XXH3_state_t state_{};
+};
+
+std::vector<std::byte> meta_bytes(const CheckpointMeta& m) {
+  Bytes b;
+  CheckpointMeta::each_field(m, b);
+  return std::move(b.out);
+}
+
+void write_trace(SectionWriter& s, const TraceLog& log) {
+  s.u64(log.levels());
+  for (std::uint32_t l = 1; l <= log.levels(); ++l) {
+    const TraceLog::Level copy = log.stored(l).spilled ? log.load(l) : TraceLog::Level{};
+    const TraceLog::Level& lv = log.stored(l).spilled ? copy : log.stored(l);
+    for (std::uint64_t v : {lv.count, lv.tid_limit, std::uint64_t{lv.low_bits}, std::uint64_t{lv.low.width()},
+                            std::uint64_t{lv.tids.width()}, std::uint64_t{lv.low.words().size()},
+                            std::uint64_t{lv.high.size()}, std::uint64_t{lv.tids.words().size()}})
+      s.u64(v);
+    s.words(lv.low.words());
+    s.words(lv.high);
+    s.words(lv.tids.words());
+  }
+}
+
+// ---------------------------------------------------------------- reading
+
+/// The first reason a checkpoint is refused (caught in parse_checkpoint).
+struct Corrupt {
+  std::string why;
+};
+/// A checkpoint of another format version (caught in parse_checkpoint).
+struct OtherVersion {
+  std::uint32_t version;
+};
+
+/// Bounds-checked reads from a byte range.
+struct Reader {
+  const std::byte* p;
+  std::size_t left;
+  const char* section;
+
+  void need(std::uint64_t n) const {
+    if (n > left) throw Corrupt{std::string("section ") + section + " is shorter than its contents say"};
+  }
+  void raw(void* out, std::size_t n) {
+    need(n);
+    if (n != 0) std::memcpy(out, p, n);
+    p += n;
+    left -= n;
+  }
+  std::uint64_t u64() {
+    std::uint64_t v = 0;
+    raw(&v, 8);
+    return v;
+  }
+  std::string str() {
+    const std::uint64_t n = u64();
+    need(n);
+    std::string s(reinterpret_cast<const char*>(p), static_cast<std::size_t>(n));
+    p += n;
+    left -= static_cast<std::size_t>(n);
+    return s;
+  }
+  std::vector<std::uint64_t> words(std::uint64_t n) {
+    need(n);  // cheap test first: n words need 8n bytes, n <= left keeps 8n from overflowing
+    need(n * 8);
+    std::vector<std::uint64_t> v(static_cast<std::size_t>(n));
+    raw(v.data(), static_cast<std::size_t>(n) * 8);
+    return v;
+  }
+  std::vector<std::uint64_t> vec() { return words(u64()); }
+
+  // The meta fields (CheckpointMeta::each_field), read as Bytes wrote them.
+  void operator()(std::string& s) { s = str(); }
+  void operator()(std::vector<std::uint64_t>& v) { v = vec(); }
+  void operator()(double& v) { raw(&v, 8); }
+  void operator()(bool& v) { v = u64() != 0; }
+  template <class T>
+    requires std::is_integral_v<T>
+  void operator()(T& v) { v = static_cast<T>(u64()); }
+};
+
+/// The sections in order, each checked against the buffer and its checksum.
+std::vector<Reader> split_sections(std::span<const std::byte> bytes, Checksums checksums) {
+  Reader file{bytes.data(), bytes.size(), "header"};
+  char seen[8];
+  if (bytes.size() < 16) throw Corrupt{"it is shorter than a header"};
+  file.raw(seen, 8);
+  if (std::memcmp(seen, magic, 8) != 0) throw Corrupt{"it does not start with the checkpoint magic"};
+  std::uint32_t v[2];
+  file.raw(v, 8);
+  if (v[0] != version) throw OtherVersion{v[0]};
+  if (v[1] != 4) throw Corrupt{"it has " + std::to_string(v[1]) + " sections, not 4"};
+  std::vector<Reader> sections;
+  for (std::uint32_t tag = meta_tag; tag <= frontier_tag; ++tag) {
+    file.section = tag_names[tag];
+    if (file.left < section_header) throw Corrupt{std::string("section ") + tag_names[tag] + " is missing"};
+    const std::uint64_t t = file.u64(), length = file.u64(), sum = file.u64();
+    if (t != tag) throw Corrupt{std::string("section ") + tag_names[tag] + " has the wrong tag"};
+    if (length > file.left) throw Corrupt{std::string("section ") + tag_names[tag] + " is cut short"};
+    if (checksums == Checksums::verify && XXH3_64bits(file.p, static_cast<std::size_t>(length)) != sum)
+      throw Corrupt{std::string("section ") + tag_names[tag] + " checksum mismatch"};
+    sections.push_back({file.p, static_cast<std::size_t>(length), tag_names[tag]});
+    file.p += length;
+    file.left -= static_cast<std::size_t>(length);
+  }
+  if (file.left != 0) throw Corrupt{"it has bytes after its last section"};
+  return sections;
+}
+
+CheckpointMeta read_meta(Reader r) {
+  CheckpointMeta m;
+  CheckpointMeta::each_field(m, r);
+  if (r.left != 0) throw Corrupt{"section meta has unread bytes"};
+  return m;
+}
+
+void check_meta(const CheckpointMeta& m) {
+  std::uint64_t sum = 0;
+  for (std::uint64_t n : m.level_sizes) {
+    if (n == 0 || n > (std::uint64_t{1} << 48)) throw Corrupt{"a level size is out of range"};
+    sum += n;
+  }
+  if (m.level == 0 || m.level != m.level_sizes.size() || sum != m.distinct)
+    throw Corrupt{"the level sizes do not add up"};
+  if (m.state_size == 0 || m.state_size > (1u << 24) || m.encoding_size > (1u << 24) || m.transitions > (1u << 31) ||
+      m.init_combinations > (1u << 31) || m.transition_enabled.size() != m.transitions ||
+      m.transition_new.size() != m.transitions || m.goal_level.size() != m.goal_rank.size())
+    throw Corrupt{"the spec's shape is inconsistent"};
+}
+
+void read_trace(Reader r, const CheckpointMeta& m, TraceLog& log) {
+  if (r.u64() != m.level) throw Corrupt{"the trace has the wrong number of levels"};
+  for (std::uint32_t l = 1; l <= m.level; ++l) {
+    TraceLog::Level lv;
+    std::uint64_t f[8];
+    for (std::uint64_t& x : f) x = r.u64();
+    lv.count = f[0];
+    lv.tid_limit = f[1];
+    if (f[2] > 63 || f[3] > 64 || f[4] > 64) throw Corrupt{"a trace level has impossible field widths"};
+    lv.low_bits = static_cast<unsigned>(f[2]);
+    lv.low.restore(static_cast<unsigned>(f[3]), r.words(f[5]));
+    lv.high = r.words(f[6]);
+    lv.tids.restore(static_cast<unsigned>(f[4]), r.words(f[7]));
+    const std::uint64_t tid_limit = l == 1 ? m.init_combinations : m.transitions;
+    if (lv.count != m.level_sizes[l - 1] || lv.tid_limit != tid_limit ||
+        !log.add_level(std::move(lv), l == 1 ? 1 : m.level_sizes[l - 2]))
+      throw Corrupt{"trace level " + std::to_string(l) + " is inconsistent"};
+  }
+  if (r.left != 0) throw Corrupt{"section trace has unread bytes"};
+}
+
+}  // namespace
+
+std::string checkpoint_path(const std::string& dir) { return dir + "/checkpoint.sckp"; }
+
+void write_checkpoint(const std::string& dir, const CheckpointMeta& meta, const CheckpointParts& parts) {
+  if (mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST) io_failed("create the directory of", dir);
+  const std::string path = checkpoint_path(dir);
+  const std::string temp = path + ".tmp";
+  std::FILE* f = std::fopen(temp.c_str(), "wb");
+  if (f == nullptr) io_failed("create", temp);
+  try {
+    const std::uint32_t head[2] = {version, 4};
+    if (std::fwrite(magic, 1, 8, f) != 8 || std::fwrite(head, 1, 8, f) != 8) io_failed("write", temp);
+    const std::vector<std::byte> m = meta_bytes(meta);
+    SectionWriter s1(f, meta_tag, temp);
+    s1.put(m.data(), m.size());
+    s1.finish();
+    SectionWriter s2(f, visited_tag, temp);
+    s2.put(parts.visited.data(), parts.visited.size());
+    s2.finish();
+    SectionWriter s3(f, trace_tag, temp);
+    write_trace(s3, *parts.log);
+    s3.finish();
+    SectionWriter s4(f, frontier_tag, temp);
+    const std::uint64_t count = meta.level_sizes.empty() ? 0 : meta.level_sizes.back();
+    for (std::uint64_t i = 0; i < count; ++i)
+      s4.put(parts.frontier + i * parts.frontier_stride, static_cast<std::size_t>(meta.state_size));
+    s4.finish();
+    if (std::fflush(f) != 0) io_failed("write", temp);
+    if (fsync(fileno(f)) != 0 || fault_injected(Fault::checkpoint_fsync, EIO)) io_failed("sync", temp);
+  } catch (...) {
+    std::fclose(f);
+    std::remove(temp.c_str());
+    throw;
+  }
+  if (std::fclose(f) != 0) {
+    const int error = errno;
+    std::remove(temp.c_str());
+    errno = error;
+    io_failed("write", temp);
+  }
+  if (fault_injected(Fault::checkpoint_rename, EXDEV) || std::rename(temp.c_str(), path.c_str()) != 0) {
+    const int error = errno;
+    std::remove(temp.c_str());
+    errno = error;
+    io_failed("rename", temp + " to " + path);
+  }
+  const int d = open(dir.c_str(), O_RDONLY | O_DIRECTORY);  // make the rename itself durable
+  if (d >= 0) {
+    (void)fsync(d);
+    close(d);
+  }
+}
+
+CheckpointData parse_checkpoint(std::span<const std::byte> bytes, const std::string& name, TraceLog& log,
+                                Checksums checksums) {
+  try {
+    const std::vector<Reader> s = split_sections(bytes, checksums);
+    CheckpointData d;
+    d.meta = read_meta(s[0]);
+    check_meta(d.meta);
+    const CheckpointMeta& m = d.meta;
+    d.visited = {s[1].p, s[1].left};
+    const std::uint64_t visited_bytes =
+        m.exact ? m.distinct * m.encoded_bytes()
+                : (m.visited_bits >= 20 && m.visited_bits <= 40 ? std::uint64_t{8} << m.visited_bits : 0);
+    if (visited_bytes == 0 || d.visited.size() != visited_bytes) throw Corrupt{"the visited set has the wrong size"};
+    d.frontier = {s[3].p, s[3].left};
+    if (d.frontier.size() / m.state_size != m.level_sizes.back() || d.frontier.size() % m.state_size != 0)
+      throw Corrupt{"the frontier has the wrong size"};
+    read_trace(s[2], m, log);
+    return d;
+  } catch (const Corrupt& c) {
+    throw config_error("checkpoint " + name + " is truncated/corrupt (" + c.why + "); it cannot be resumed");
+  } catch (const OtherVersion& o) {
+    throw config_error("checkpoint " + name + " has format version " + std::to_string(o.version) +
+                       "; this statecheck reads version " + std::to_string(version) +
+                       " only, so it cannot be resumed: start a new run (or resume with the statecheck that wrote it)");
+  }
+}
+
+MappedCheckpoint::MappedCheckpoint(const std::string& dir) : path_(checkpoint_path(dir)) {
+  struct stat st {};
+  // Not a regular file (a FIFO would block open(), a device reads without end): refused before opening.
+  if (stat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    throw config_error("checkpoint " + path_ + " is not a regular file; it cannot be resumed");
+  const int fd = open(path_.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
+    throw config_error("no checkpoint to resume in " + dir + " (" + path_ + ": " + std::strerror(errno) +
+                       "); give the --checkpoint directory of an earlier run");
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {  // replaced since the stat above
+    close(fd);
+    throw config_error("checkpoint " + path_ + " is not a regular file; it cannot be resumed");
+  }
+  size_ = static_cast<std::size_t>(st.st_size);
+  if (size_ != 0) {
+    void* p = mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p == MAP_FAILED) {
+      close(fd);
+      throw config_error("checkpoint " + path_ + " cannot be read (" + std::strerror(errno) + ")");
+    }
+    data_ = static_cast<const std::byte*>(p);
+  }
+  close(fd);
+}
+
+std::string describe_checkpoint(const std::string& dir) {
+  struct stat st {};
+  if (stat(checkpoint_path(dir).c_str(), &st) != 0) return "";
+  try {
+    const MappedCheckpoint file(dir);
+    TraceLog log;
+    const CheckpointMeta m = parse_checkpoint(file.bytes(), file.path(), log).meta;
+    return "a checkpoint of spec '" + m.spec + "' (constants: " + (m.constants.empty() ? "none" : m.constants) +
+           ") at level " + std::to_string(m.level);
+  } catch (const std::exception& e) {
+    return "a file that is not a usable checkpoint (" + std::string(e.what()) + ")";
+  }
+}
+
+MappedCheckpoint::~MappedCheckpoint() {
+  if (data_ != nullptr) munmap(const_cast<std::byte*>(data_), size_);
+}
+
+}  // namespace statecheck::detail

@@ -1,0 +1,121 @@
+// lib/src/store/checkpoint.hpp - the search state at a level boundary, on disk.
+//
+// ============================== format (version 2) ==========================
+// A file DIR/checkpoint.sckp, native byte order (the magic fails on another):
+//   header   8-byte magic "statechk", u32 version, u32 section count (4)
+//   section  u32 tag, u32 zero, u64 length, u64 XXH3-64 of the payload, payload
+// in this order: meta (spec, constants, the options that change the answer,
+// the spec's shape, the level and every statistic so far), visited (the
+// fingerprint table's words, or the exact set's encodings), trace (every
+// level's Elias-Fano records, spilled ones included) and frontier (the
+// states of the level about to be expanded, state_size bytes each).
+// The reader checks the magic, the version, every length against the bytes
+// left before it allocates, every checksum, and that the parts agree with each
+// other; anything else is refused with one line (config_error), a file of
+// another format version with a line of its own. It reads a
+// byte buffer, so that it can be fuzzed. The writer writes a temporary file
+// and renames it, so an interrupted write never destroys the previous file.
+// ============================================================================
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "store/trace_log.hpp"
+
+namespace statecheck::detail {
+
+/// Everything in a checkpoint except the bulk data.
+struct CheckpointMeta {
+  // What was checked: a resumed run must agree on all of it.
+  std::string spec;
+  std::string constants;    // "rms=8, x=on"
+  std::string invariants;   // selected names, "" for all
+  std::uint64_t invariant_mask = 0;
+  bool check_deadlock = true;
+  bool exact = false;
+  std::uint32_t max_depth = 0;
+  std::uint64_t state_size = 0, encoding_size = 0, transitions = 0, init_combinations = 0, actions = 0;
+  // Where the search is: the frontier is level `level`, not yet checked or expanded.
+  std::uint32_t level = 0;
+  std::uint64_t distinct = 0;
+  std::uint64_t generated = 0;
+  double seconds = 0;
+  std::vector<std::uint64_t> level_sizes;
+  std::vector<std::uint64_t> transition_enabled;  // per transition id (--coverage)
+  std::vector<std::uint64_t> transition_new;      // per transition id: new states it found (version 2)
+  std::vector<std::uint64_t> goal_level;  // 0: not reached yet
+  std::vector<std::uint64_t> goal_rank;
+  std::uint32_t visited_bits = 0;  // fingerprint table of 2^visited_bits words
+  std::uint64_t visited_size = 0;
+  std::uint64_t collisions = 0;
+
+  /// Every field, in file order: the one list the writer and the reader both
+  /// walk, so that a field cannot be written and not read, or read out of order.
+  template <class Self, class F>
+  static void each_field(Self& m, F&& f) {
+    f(m.spec), f(m.constants), f(m.invariants), f(m.invariant_mask), f(m.check_deadlock), f(m.exact);
+    f(m.max_depth), f(m.state_size), f(m.encoding_size), f(m.transitions), f(m.init_combinations), f(m.actions);
+    f(m.level), f(m.distinct), f(m.generated), f(m.seconds);
+    f(m.level_sizes), f(m.transition_enabled), f(m.transition_new), f(m.goal_level), f(m.goal_rank);
+    f(m.visited_bits), f(m.visited_size), f(m.collisions);
+  }
+
+  std::uint64_t encoded_bytes() const { return encoding_size == 0 ? state_size : encoding_size; }
+};
+
+/// A parsed checkpoint; the spans point into the parsed buffer.
+struct CheckpointData {
+  CheckpointMeta meta;
+  std::span<const std::byte> visited;   // 2^visited_bits words, or `distinct` exact encodings
+  std::span<const std::byte> frontier;  // level_sizes.back() states of state_size bytes
+};
+
+/// What write_checkpoint() writes besides the meta.
+struct CheckpointParts {
+  std::span<const std::byte> visited;
+  const std::byte* frontier = nullptr;  // level_sizes.back() states, `frontier_stride` bytes apart
+  std::size_t frontier_stride = 0;
+  const TraceLog* log = nullptr;
+};
+
+/// DIR/checkpoint.sckp.
+std::string checkpoint_path(const std::string& dir);
+
+/// Writes the checkpoint file in `dir` (created if missing) through a
+/// temporary file and a rename; throws std::runtime_error on I/O failure.
+void write_checkpoint(const std::string& dir, const CheckpointMeta& meta, const CheckpointParts& parts);
+
+/// Parses a checkpoint image; its trace levels are appended to `log` (empty).
+/// Throws config_error ("checkpoint NAME is truncated/corrupt (...); it cannot
+/// be resumed") for anything but a well-formed, self-consistent checkpoint.
+/// `Checksums::skip` is for the fuzzer only, so that its mutations reach the
+/// parsing behind the checksums; every other reader verifies them.
+enum class Checksums { verify, skip };
+CheckpointData parse_checkpoint(std::span<const std::byte> bytes, const std::string& name, TraceLog& log,
+                                Checksums checksums = Checksums::verify);
+
+/// What DIR's checkpoint holds, for a message: "a checkpoint of spec 'X'
+/// (constants: ...) at level L", what is wrong with it, or "" when DIR has none.
+std::string describe_checkpoint(const std::string& dir);
+
+/// A checkpoint file mapped read-only; config_error when it cannot be opened.
+class MappedCheckpoint {
+ public:
+  explicit MappedCheckpoint(const std::string& dir);
+  ~MappedCheckpoint();
+  MappedCheckpoint(const MappedCheckpoint&) = delete;
+  MappedCheckpoint& operator=(const MappedCheckpoint&) = delete;
+  std::span<const std::byte> bytes() const { return {data_, size_}; }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  const std::byte* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+}  // namespace statecheck::detail

@@ -1,0 +1,26 @@
+// lib/src/store/fault.hpp - a test hook that makes one kind of file I/O
+// fail, so that the hostile tests can show each failure ends in a clean exit 3
+// naming the file. Not for users: STATECHECK_FAULT (read once, at the first
+// call) names the one operation to fail:
+//   checkpoint-write, checkpoint-fsync, checkpoint-rename, spill-write, spill-read
+// Unset (or anything else): no fault.
+#pragma once
+
+#include <cerrno>
+
+namespace statecheck::detail {
+
+enum class Fault { none, checkpoint_write, checkpoint_fsync, checkpoint_rename, spill_write, spill_read };
+
+/// The fault STATECHECK_FAULT asks for.
+Fault injected_fault();
+
+/// True (with errno set to `error`, as the failed call would) when `f` is the
+/// injected fault; cold: called once per file operation, not per state.
+inline bool fault_injected(Fault f, int error) {
+  if (injected_fault() != f) return false;
+  errno = error;
+  return true;
+}
+
+}  // namespace statecheck::detail

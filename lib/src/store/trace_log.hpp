@@ -1,0 +1,142 @@
+// lib/src/store/trace_log.hpp - how each visited state was first reached.
+//
+// One record per state: the rank of its parent in the previous level and the
+// transition id taken (a level-1 record holds the initial-state combination).
+// A level is sorted by (parent rank, transition id), so its parent ranks never
+// decrease: they are stored Elias-Fano coded (about 2 + log2(parents/records)
+// bits a record) and the transition ids in bits(transitions) each. Kept apart
+// from the visited set (which holds only signatures), so that traces cost
+// about one byte a state. Reading a record scans its level's bit vector: fine
+// for the few records a trace needs.
+//
+// Older levels can be spilled to an unlinked file in a work directory when
+// the log outgrows its share of --memory; they are read back only to build a
+// counterexample trace or to write a checkpoint.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace statecheck::detail {
+
+/// Fixed-width unsigned fields packed into 64-bit words.
+class PackedBits {
+ public:
+  void assign(std::uint64_t count, unsigned width) {
+    width_ = width;
+    words_.assign(static_cast<std::size_t>((count * width + 63) / 64 + 1), 0);
+  }
+  void set(std::uint64_t index, std::uint64_t value) {
+    if (width_ == 0) return;
+    const std::uint64_t bit = index * width_;
+    const auto word = static_cast<std::size_t>(bit / 64);
+    const unsigned shift = static_cast<unsigned>(bit % 64);
+    words_[word] |= value << shift;
+    if (shift + width_ > 64) words_[word + 1] |= value >> (64 - shift);
+  }
+  std::uint64_t get(std::uint64_t index) const {
+    if (width_ == 0) return 0;
+    const std::uint64_t bit = index * width_;
+    const auto word = static_cast<std::size_t>(bit / 64);
+    const unsigned shift = static_cast<unsigned>(bit % 64);
+    std::uint64_t value = words_[word] >> shift;
+    if (shift + width_ > 64) value |= words_[word + 1] << (64 - shift);
+    return width_ < 64 ? value & ((std::uint64_t{1} << width_) - 1) : value;
+  }
+  std::size_t bytes() const { return words_.size() * sizeof(std::uint64_t); }
+  unsigned width() const { return width_; }
+  const std::vector<std::uint64_t>& words() const { return words_; }
+  std::vector<std::uint64_t>& words() { return words_; }
+  /// Words for `count` fields of `width` bits (what assign() allocates).
+  static std::uint64_t words_for(std::uint64_t count, unsigned width) { return (count * width + 63) / 64 + 1; }
+  void restore(unsigned width, std::vector<std::uint64_t> words) {
+    width_ = width;
+    words_ = std::move(words);
+  }
+
+ private:
+  unsigned width_ = 0;
+  std::vector<std::uint64_t> words_;
+};
+
+class TraceLog {
+ public:
+  struct Step {
+    std::uint64_t parent_rank;
+    std::uint32_t tid;
+  };
+  /// One level's records. A spilled level keeps only its shape in RAM; its
+  /// words (low, then high, then tids) lie at `offset` in the spill file.
+  struct Level {
+    std::uint64_t count = 0;
+    std::uint64_t tid_limit = 0;
+    unsigned low_bits = 0;             // Elias-Fano: low bits of each parent rank
+    PackedBits low;
+    std::vector<std::uint64_t> high;   // unary-coded high parts: bit (parent >> low_bits) + rank
+    PackedBits tids;
+    bool spilled = false;
+    std::uint64_t offset = 0;
+    std::uint64_t low_words = 0, high_words = 0, tid_words = 0;  // sizes, kept when spilled
+    std::size_t ram_bytes() const { return (low.words().size() + high.size() + tids.words().size()) * 8; }
+  };
+
+  TraceLog() = default;
+  ~TraceLog();
+  TraceLog(const TraceLog&) = delete;
+  TraceLog& operator=(const TraceLog&) = delete;
+
+  /// Starts level `levels() + 1` with `count` records; parents come from a
+  /// level of `parent_count` states and ids are below `tid_limit`.
+  void begin_level(std::uint64_t count, std::uint64_t parent_count, std::uint64_t tid_limit);
+  /// Writes record `rank` of the level begun last. Records come in rank order
+  /// with non-decreasing parent ranks (the level's sort order).
+  void set(std::uint64_t rank, std::uint64_t parent_rank, std::uint32_t tid) {
+    Level& l = levels_.back();
+    l.tids.set(rank, tid);
+    l.low.set(rank, parent_rank & ((std::uint64_t{1} << l.low_bits) - 1));
+    const std::uint64_t bit = (parent_rank >> l.low_bits) + rank;
+    l.high[static_cast<std::size_t>(bit / 64)] |= std::uint64_t{1} << (bit % 64);
+  }
+  /// Record `rank` of `level` (1-based); std::runtime_error when inconsistent.
+  Step get(std::uint32_t level, std::uint64_t rank) const;
+
+  /// The path to state `rank` of `level` (1-based): the initial combination,
+  /// then the transition ids in order. Throws std::runtime_error when the
+  /// records are inconsistent (a damaged spill file).
+  std::vector<std::uint32_t> path(std::uint32_t level, std::uint64_t rank) const;
+
+  std::uint32_t levels() const { return static_cast<std::uint32_t>(levels_.size()); }
+  std::uint64_t level_size(std::uint32_t level) const { return levels_[level - 1].count; }
+  /// Bytes in RAM, and bytes spilled to the work directory.
+  std::size_t bytes() const { return ram_bytes_; }
+  std::size_t disk_bytes() const { return disk_bytes_; }
+
+  /// Level `level` (1-based) as kept: its words are empty when spilled.
+  const Level& stored(std::uint32_t level) const { return levels_[level - 1]; }
+  /// A copy of level `level` (1-based) with its words, read back when spilled.
+  Level load(std::uint32_t level) const;
+  /// Appends a complete level (from a checkpoint) after checking that its
+  /// coding is consistent with `parent_count`; false when it is not.
+  bool add_level(Level l, std::uint64_t parent_count);
+
+  /// Spill older levels to an unlinked file in `dir` (empty: never spill).
+  void set_workdir(std::string dir) { workdir_ = std::move(dir); }
+  bool can_spill() const { return !workdir_.empty(); }
+  /// Spills levels, oldest first, until at most `ram_target` bytes stay in
+  /// RAM or none is left; throws std::runtime_error when the file cannot be written.
+  void spill(std::size_t ram_target);
+
+ private:
+  Step decode(const Level& l, std::uint64_t rank) const;
+  std::vector<Level> levels_;
+  std::size_t ram_bytes_ = 0;
+  std::size_t disk_bytes_ = 0;
+  std::string workdir_;
+  int spill_fd_ = -1;
+  std::string spill_name_;  // for messages
+  std::uint32_t spilled_levels_ = 0;  // levels [0, spilled_levels_) are on disk
+};
+
+}  // namespace statecheck::detail
