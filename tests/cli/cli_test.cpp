@@ -79,7 +79,7 @@ TEST_CASE("a memory budget that fills: clean stop, exit 3", "[cli]") {
 }
 
 // Signals (SIGINT, SIGTERM, a second Ctrl-C, SIGINT with --checkpoint then --resume):
-// tests/hostile/t20_signals_test.cpp, on a fixture spec that blocks until signalled.
+// tests/hostile/signals_test.cpp, on a fixture spec that blocks until signalled.
 
 TEST_CASE("a usage error writes nothing to the --checkpoint directory", "[cli][checkpoint]") {
   const test::TempDir temp("cli-ckpt");

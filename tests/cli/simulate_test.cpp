@@ -106,4 +106,4 @@ TEST_CASE("simulate usage errors: one line, exit 2", "[cli][simulate]") {
   }
 }
 
-// simulate stopped by SIGINT and SIGTERM: tests/hostile/t20_signals_test.cpp.
+// simulate stopped by SIGINT and SIGTERM: tests/hostile/signals_test.cpp.

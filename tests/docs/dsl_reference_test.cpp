@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "check_helpers.hpp"
+#include "support/check_helpers.hpp"
 #include "statecheck/report.hpp"
 #include "statecheck/statecheck.hpp"
 

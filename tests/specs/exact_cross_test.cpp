@@ -8,7 +8,7 @@
 #include <optional>
 #include <sstream>
 
-#include "check_helpers.hpp"
+#include "support/check_helpers.hpp"
 #include "statecheck/registry.hpp"
 
 namespace {

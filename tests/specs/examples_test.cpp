@@ -3,7 +3,7 @@
 // against TLC, SPIN and Rumur on the models in bench/peers; die-hard and hanoi
 // against a hand derivation; lost-update against the independent enumeration
 // in lost_update_bfs.hpp.
-#include "check_helpers.hpp"
+#include "support/check_helpers.hpp"
 #include "statecheck/report.hpp"
 #include "examples/die_hard.hpp"
 #include "examples/filter.hpp"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "check_helpers.hpp"
+#include "support/check_helpers.hpp"
 #include "specs/hdds/om_membership/om_membership.hpp"
 
 namespace omm = specs::hdds::om_membership;

@@ -6,7 +6,7 @@
 // lengths and steps are hand derivations, the modelling brief's step-by-step
 // traces from the report's reproduction (the spec README states each one);
 // state counts are regression pins: first measured by statecheck.
-#include "check_helpers.hpp"
+#include "support/check_helpers.hpp"
 #include "specs/hdds/root_ca_rotation/root_ca_rotation.hpp"
 #include "statecheck/report.hpp"
 

@@ -6,7 +6,7 @@
 // traces from the report's reproduction (the spec README states each one);
 // state counts are regression pins: first measured by statecheck (a separate
 // plain BFS of the brief's section 4, outside this repository, agreed with them).
-#include "check_helpers.hpp"
+#include "support/check_helpers.hpp"
 #include "specs/hdds/snapshot_install/snapshot_install.hpp"
 #include "statecheck/report.hpp"
 

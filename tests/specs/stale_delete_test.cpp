@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "check_helpers.hpp"
+#include "support/check_helpers.hpp"
 #include "specs/hdds/stale_delete/stale_delete.hpp"
 #include "statecheck/report.hpp"
 

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -93,5 +94,50 @@ class Child {
   bool ended_ = false;
   std::string output_;
 };
+
+/// How a run_to_end child ended.
+struct Finished {
+  int code = -1;             // exit status, -1 when killed by a signal
+  std::string out;           // stdout and stderr together
+  std::size_t peak_rss = 0;  // bytes, from wait4
+};
+
+/// Runs `binary args` (stdout and stderr into one pipe); when `signal_on_ready`
+/// is not 0, sends it once the output holds "ready\n". Peak RSS from wait4.
+inline Finished run_to_end(const std::string& binary, const std::string& args, int signal_on_ready = 0) {
+  int fds[2];
+  REQUIRE(pipe(fds) == 0);
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    dup2(fds[1], 1);
+    dup2(fds[1], 2);
+    close(fds[0]);
+    close(fds[1]);
+    const std::string command = "exec " + binary + " " + args;
+    execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  close(fds[1]);
+  Finished c;
+  bool signalled = signal_on_ready == 0;
+  char buf[4096];
+  for (;;) {
+    const ssize_t n = read(fds[0], buf, sizeof buf);
+    if (n <= 0) break;
+    c.out.append(buf, static_cast<std::size_t>(n));
+    if (!signalled && c.out.find("ready\n") != std::string::npos) {
+      kill(pid, signal_on_ready);
+      signalled = true;
+    }
+  }
+  close(fds[0]);
+  int status = 0;
+  rusage usage{};
+  REQUIRE(wait4(pid, &status, 0, &usage) == pid);
+  c.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  c.peak_rss = static_cast<std::size_t>(usage.ru_maxrss) * 1024;
+  return c;
+}
 
 }  // namespace test

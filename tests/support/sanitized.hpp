@@ -19,3 +19,13 @@ inline constexpr bool sanitized_build = false;
 #endif
 
 }  // namespace test
+
+/// First statement of a test that measures the checker's peak RSS: in a
+/// sanitized build it warns and leaves the test.
+#define SKIP_PEAK_RSS_IN_SANITIZED_BUILD()                                                  \
+  do {                                                                                      \
+    if (test::sanitized_build) {                                                            \
+      WARN("skipped: a sanitizer's shadow memory and quarantine make the peak RSS meaningless"); \
+      return;                                                                               \
+    }                                                                                       \
+  } while (false)

@@ -21,6 +21,8 @@ class TempDir {
   }
   ~TempDir() {
     std::error_code ignored;  // a destructor must not throw; a leftover in /tmp is harmless
+    // A test may have made the directory read-only (a hostile output sink).
+    std::filesystem::permissions(path, std::filesystem::perms::owner_all, std::filesystem::perm_options::add, ignored);
     std::filesystem::remove_all(path, ignored);
   }
   TempDir(const TempDir&) = delete;

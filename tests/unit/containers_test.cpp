@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "check_helpers.hpp"
+#include "support/check_helpers.hpp"
 #include "statecheck/report.hpp"
 #include "statecheck/statecheck.hpp"
 

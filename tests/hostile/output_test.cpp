@@ -3,9 +3,12 @@
 // and missing directories, and injected failures of every checkpoint and
 // trace-log spill operation. A lost write is exit 3 with one line naming
 // where it went; never a truncated output with the verdict's exit code.
-#include "cli_shell.hpp"
+#include "fixture.hpp"
+#include "support/files.hpp"
+#include "support/shell.hpp"
+#include "support/temp_dir.hpp"
 
-using hostile::sh;
+using test::sh;
 namespace fs = std::filesystem;
 
 namespace {
@@ -46,20 +49,20 @@ TEST_CASE("standard output closed: exit 3, one line naming it", "[hostile][outpu
 }
 
 TEST_CASE("replay to a full disk or a closed standard output: exit 3", "[hostile][output]") {
-  hostile::TempDir dir;
-  REQUIRE(sh(bin + " check die-hard --format json > " + (dir / "t.json")).code == 1);
+  const test::TempDir dir("hostile");
+  REQUIRE(sh(bin + " check die-hard --format json > " + (dir.sub("t.json"))).code == 1);
   for (const char* sink : {" > /dev/full", " >&-"}) {
-    const auto r = sh(bin + " replay die-hard " + (dir / "t.json") + sink);
+    const auto r = sh(bin + " replay die-hard " + (dir.sub("t.json")) + sink);
     CHECK(r.code == 3);
     CHECK(r.err.find("cannot write standard output") != std::string::npos);
   }
 }
 
 TEST_CASE("a closed standard output cannot end up in a checkpoint", "[hostile][output]") {
-  hostile::TempDir dir;
-  const auto r = sh(bin + " check two-phase --set rms=4 --checkpoint " + (dir / "c") + " --checkpoint-every 0.000001 >&-");
+  const test::TempDir dir("hostile");
+  const auto r = sh(bin + " check two-phase --set rms=4 --checkpoint " + (dir.sub("c")) + " --checkpoint-every 0.000001 >&-");
   CHECK(r.code == 3);
-  const auto resumed = sh(bin + " check two-phase --set rms=4 --resume " + (dir / "c") + " --quiet");
+  const auto resumed = sh(bin + " check two-phase --set rms=4 --resume " + (dir.sub("c")) + " --quiet");
   CHECK(resumed.code == 0);
   CHECK(resumed.err == "");
 }
@@ -72,37 +75,37 @@ TEST_CASE("dump-graph: to a full device: exit 3, nothing said to be written", "[
 }
 
 TEST_CASE("dump-graph: keeps an existing file when the spec throws", "[hostile][output][graph]") {
-  hostile::TempDir dir;
-  const std::string file = dir / "g.dot";
+  const test::TempDir dir("hostile");
+  const std::string file = dir.sub("g.dot");
   { std::ofstream(file) << "precious\n"; }
-  const auto r = sh(hostile::fixture("cli_throws") + " --set site=effect --dump-graph " + file);
+  const auto r = sh(hostile::fixture("throws") + " --set site=effect --dump-graph " + file);
   CHECK(r.code == 3);
   CHECK(r.err.find("no graph written") != std::string::npos);
-  CHECK(hostile::slurp(file) == "precious\n");
+  CHECK(test::read_text(file) == "precious\n");
   CHECK(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator{}) == 1);  // no temporary left
 }
 
 TEST_CASE("dump-graph: replaces an existing file whole, leaving no temporary", "[hostile][output][graph]") {
-  hostile::TempDir dir;
-  const std::string file = dir / "g.dot";
+  const test::TempDir dir("hostile");
+  const std::string file = dir.sub("g.dot");
   { std::ofstream(file) << "old\n"; }
   const auto r = sh(bin + " check die-hard --dump-graph " + file + " --quiet");
   CHECK(r.code == 1);
   CHECK(r.out.find("graph: 16 states, 96 transitions written to " + file) != std::string::npos);
-  CHECK(hostile::slurp(file).rfind("// statecheck --dump-graph: 16 states, 96 transitions.", 0) == 0);
+  CHECK(test::read_text(file).rfind("// statecheck --dump-graph: 16 states, 96 transitions.", 0) == 0);
   CHECK(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator{}) == 1);
 }
 
 TEST_CASE("dump-graph: through a symbolic link, the link stays and its file is replaced", "[hostile][output][graph]") {
-  hostile::TempDir dir;
-  const std::string real = dir / "real.dot";
-  const std::string link = dir / "g.dot";
+  const test::TempDir dir("hostile");
+  const std::string real = dir.sub("real.dot");
+  const std::string link = dir.sub("g.dot");
   { std::ofstream(real) << "old\n"; }
   fs::create_symlink(real, link);
   const auto r = sh(bin + " check die-hard --dump-graph " + link + " --quiet");
   CHECK(r.code == 1);
   CHECK(fs::is_symlink(link));
-  CHECK(hostile::slurp(real).rfind("// statecheck --dump-graph: 16 states, 96 transitions.", 0) == 0);
+  CHECK(test::read_text(real).rfind("// statecheck --dump-graph: 16 states, 96 transitions.", 0) == 0);
   CHECK(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator{}) == 2);  // no temporary left
 }
 
@@ -112,7 +115,7 @@ TEST_CASE("dump-graph: into a read-only or missing directory: refused before the
     CHECK(r.code == 2);
     CHECK(r.out == "");
     CHECK(r.err.rfind("statecheck: error: cannot write --dump-graph file " + path + " (", 0) == 0);
-    CHECK(hostile::lines(r.err) == 1);
+    CHECK(test::lines(r.err) == 1);
   }
 }
 
@@ -128,26 +131,26 @@ TEST_CASE("injected checkpoint write, sync and rename failures: exit 3 naming th
   };
   for (const auto& f : faults) {
     INFO(f.fault);
-    hostile::TempDir dir;
-    const std::string ckpt = dir / "c";
+    const test::TempDir dir("hostile");
+    const std::string ckpt = dir.sub("c");
     // A good checkpoint first: a failed later write must leave it as it was.
     REQUIRE(sh(bin + " check two-phase --set rms=3 --checkpoint " + ckpt + " --checkpoint-every 0.000001 --quiet").code == 0);
-    const std::size_t before = std::hash<std::string>{}(hostile::slurp(ckpt + "/checkpoint.sckp"));
+    const std::size_t before = std::hash<std::string>{}(test::read_text(ckpt + "/checkpoint.sckp"));
     const auto r = sh("STATECHECK_FAULT=" + std::string(f.fault) + " " + bin + " check two-phase --set rms=3 --checkpoint " +
                       ckpt + " --overwrite-checkpoint --checkpoint-every 0.000001 --quiet");
     std::string message = f.message;
     for (std::size_t at; (at = message.find("{dir}")) != std::string::npos;) message.replace(at, 5, ckpt);
     CHECK(r.code == 3);
     CHECK(r.out.find("stopped: " + message + "\n") != std::string::npos);
-    CHECK(hostile::lines(r.out + r.err) <= 3);  // header, the line, nothing else
-    CHECK(std::hash<std::string>{}(hostile::slurp(ckpt + "/checkpoint.sckp")) == before);
+    CHECK(test::lines(r.out + r.err) <= 3);  // header, the line, nothing else
+    CHECK(std::hash<std::string>{}(test::read_text(ckpt + "/checkpoint.sckp")) == before);
     CHECK(!fs::exists(ckpt + "/checkpoint.sckp.tmp"));
   }
 }
 
 TEST_CASE("injected trace-log spill write and read-back failures: exit 3 naming the file", "[hostile][output][fault]") {
-  hostile::TempDir dir;
-  const std::string work = dir / "w";
+  const test::TempDir dir("hostile");
+  const std::string work = dir.sub("w");
   fs::create_directory(work);
   const std::string run = bin + " check die-hard --workdir " + work + " --quiet";
   const auto written = sh("STATECHECK_FAULT=spill-write " + run);

@@ -7,12 +7,14 @@
 #include <filesystem>
 #include <string>
 
-#include "run_binary.hpp"
+#include "fixture.hpp"
+#include "support/run_binary.hpp"
+#include "support/temp_dir.hpp"
 
 namespace {
 
-const std::string ranges = std::string(HOSTILE_BIN_DIR) + "/hostile-engine_ranges";
-const std::string tree = std::string(HOSTILE_BIN_DIR) + "/hostile-engine_tree";
+const std::string ranges = hostile::fixture("ranges");
+const std::string tree = hostile::fixture("tree");
 
 /// The whole output is one line on stderr (nothing on stdout) containing `text`.
 void require_one_line(const test::Run& r, int code, const std::string& text) {
@@ -22,15 +24,6 @@ void require_one_line(const test::Run& r, int code, const std::string& text) {
   REQUIRE_THAT(r.out, Catch::Contains(text));
 }
 
-struct TempDir {
-  std::string path;
-  TempDir() {
-    char name[] = "/tmp/statecheck-engine-limits-XXXXXX";
-    REQUIRE(mkdtemp(name) != nullptr);
-    path = name;
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-};
 
 }  // namespace
 
@@ -50,7 +43,7 @@ TEST_CASE("engine: an empty parameter range is refused by every command, naming 
   REQUIRE(suite.code == 2);
   REQUIRE_THAT(suite.out, Catch::EndsWith(line));
 
-  TempDir dir;
+  const test::TempDir dir("engine-limits");
   const std::string trace = dir.path + "/t.json";
   REQUIRE(test::run(ranges, "check --set inv=true --format json > " + trace).code == 1);
   const test::Run replay = test::run(ranges, "replay " + trace + " " + empty);

@@ -4,78 +4,24 @@
 // with wait4. Signals are sent when the spec says "ready" from inside the
 // phase (it blocks until the stop is requested): no sleeps, no timing.
 #include <signal.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
-#include "run_binary.hpp"
+#include "fixture.hpp"
+#include "support/files.hpp"
+#include "support/process.hpp"
+#include "support/run_binary.hpp"
 #include "support/sanitized.hpp"
 
 namespace {
 
-const std::string blocking = std::string(HOSTILE_BIN_DIR) + "/hostile-engine_blocking";
-const std::string tree = std::string(HOSTILE_BIN_DIR) + "/hostile-engine_tree";
-const std::string huge = std::string(HOSTILE_BIN_DIR) + "/hostile-engine_huge";
-const std::string fanout = std::string(HOSTILE_BIN_DIR) + "/hostile-engine_fanout";
-
-struct Child {
-  int code = -1;             // exit status, -1 when killed by a signal
-  std::string out;           // stdout and stderr together
-  std::size_t peak_rss = 0;  // bytes, from wait4
-};
-
-/// Runs `binary args` (stdout and stderr into one pipe); when `signal_on_ready`
-/// is not 0, sends it once the output holds "ready\n". Peak RSS from wait4.
-Child spawn(const std::string& binary, const std::string& args, int signal_on_ready = 0) {
-  int fds[2];
-  REQUIRE(pipe(fds) == 0);
-  const pid_t pid = fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    dup2(fds[1], 1);
-    dup2(fds[1], 2);
-    close(fds[0]);
-    close(fds[1]);
-    const std::string command = "exec " + binary + " " + args;
-    execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  close(fds[1]);
-  Child c;
-  bool signalled = signal_on_ready == 0;
-  char buf[4096];
-  for (;;) {
-    const ssize_t n = read(fds[0], buf, sizeof buf);
-    if (n <= 0) break;
-    c.out.append(buf, static_cast<std::size_t>(n));
-    if (!signalled && c.out.find("ready\n") != std::string::npos) {
-      kill(pid, signal_on_ready);
-      signalled = true;
-    }
-  }
-  close(fds[0]);
-  int status = 0;
-  rusage usage{};
-  REQUIRE(wait4(pid, &status, 0, &usage) == pid);
-  c.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  c.peak_rss = static_cast<std::size_t>(usage.ru_maxrss) * 1024;
-  return c;
-}
+const std::string blocking = hostile::fixture("phase_blocking");
+const std::string tree = hostile::fixture("tree");
+const std::string huge = hostile::fixture("huge");
+const std::string fanout = hostile::fixture("fanout");
 
 constexpr std::size_t mib = std::size_t{1} << 20;
-
-std::string file_text(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 }  // namespace
 
@@ -83,7 +29,7 @@ TEST_CASE("engine: SIGTERM during a long init stops it (exit 3)", "[hostile]") {
   // 2^31 combinations, one initial state; the init blocks on the first one.
   // Was: the signal waited for every combination to run.
   for (const int sig : {SIGTERM, SIGINT}) {
-    const Child c = spawn(blocking, "check --set in_init=true --set ahi=65535 --set bhi=32767 -q", sig);
+    const test::Finished c = test::run_to_end(blocking, "check --set in_init=true --set ahi=65535 --set bhi=32767 -q", sig);
     INFO(c.out);
     REQUIRE(c.code == 3);
     REQUIRE_THAT(c.out, Catch::Contains("stopped: interrupted while making the initial states (2147483648 "
@@ -96,7 +42,7 @@ TEST_CASE("engine: a signal while the counterexample is rebuilt and printed lets
   // answer is complete, so the run prints it whole and ends with its verdict.
   for (const int sig : {SIGINT, SIGTERM}) {
     for (const std::string format : {"text", "json"}) {
-      const Child c = spawn(blocking, "check --set in_trace=true --self-check 0 --quiet --format " + format, sig);
+      const test::Finished c = test::run_to_end(blocking, "check --set in_trace=true --self-check 0 --quiet --format " + format, sig);
       INFO(c.out);
       REQUIRE_THAT(c.out, Catch::Contains("ready\n"));  // it blocked, and the signal came while it did
       REQUIRE(c.code == 1);
@@ -111,7 +57,7 @@ TEST_CASE("engine: a signal while the counterexample is rebuilt and printed lets
 }
 
 TEST_CASE("engine: SIGTERM while expanding a level stops it (exit 3)", "[hostile]") {
-  const Child c = spawn(blocking, "check --self-check 0 -q", SIGTERM);
+  const test::Finished c = test::run_to_end(blocking, "check --self-check 0 -q", SIGTERM);
   INFO(c.out);
   REQUIRE(c.code == 3);
   REQUIRE_THAT(c.out, Catch::Contains("stopped: interrupted while expanding level 4 (1 of 1 states expanded)"));
@@ -121,19 +67,19 @@ TEST_CASE("engine: SIGTERM during the --dump-graph exploration stops it, file un
   // Was: lost; the exploration of this unbounded spec went on to --graph-limit.
   const std::string dot = std::filesystem::temp_directory_path() / ("engine-graph-" + std::to_string(getpid()) + ".dot");
   std::ofstream(dot) << "keep\n";
-  const Child c = spawn(blocking, "check --dump-graph " + dot + " --graph-limit 16777216", SIGTERM);
+  const test::Finished c = test::run_to_end(blocking, "check --dump-graph " + dot + " --graph-limit 16777216", SIGTERM);
   INFO(c.out);
   REQUIRE(c.code == 3);
   REQUIRE_THAT(c.out, Catch::EndsWith("ready\nstatecheck: stopped: interrupted while exploring the graph for "
                                       "--dump-graph (level 4, 4 states); no graph was written and nothing was "
                                       "checked\n"));
-  REQUIRE(file_text(dot) == "keep\n");
+  REQUIRE(test::read_text(dot) == "keep\n");
   std::filesystem::remove(dot);
 }
 
 TEST_CASE("engine: --dump-graph honours --memory (exit 3, one line)", "[hostile]") {
   // Was: --memory ignored (24 GB on two-phase rms=9 with --memory 16M).
-  const Child c = spawn(tree, "check --dump-graph /dev/null --graph-limit 16777216 --memory 16M");
+  const test::Finished c = test::run_to_end(tree, "check --dump-graph /dev/null --graph-limit 16777216 --memory 16M");
   INFO(c.out);
   REQUIRE(c.code == 3);
   REQUIRE(test::lines(c.out) == 1);
@@ -142,12 +88,12 @@ TEST_CASE("engine: --dump-graph honours --memory (exit 3, one line)", "[hostile]
 }
 
 TEST_CASE("engine: an unbounded spec ends at --max-depth, or at --memory with exit 3", "[hostile]") {
-  const Child bounded = spawn(tree, "check --max-depth 12");
+  const test::Finished bounded = test::run_to_end(tree, "check --max-depth 12");
   INFO(bounded.out);
   REQUIRE(bounded.code == 1);  // the goal Far is out of reach within 12 levels
   REQUIRE_THAT(bounded.out, Catch::Contains("distinct states   4,095\n"));
 
-  const Child unbounded = spawn(tree, "check --memory 32M -q");
+  const test::Finished unbounded = test::run_to_end(tree, "check --memory 32M -q");
   INFO(unbounded.out);
   REQUIRE(unbounded.code == 3);
   REQUIRE_THAT(unbounded.out, Catch::Contains("stopped: "));
@@ -155,10 +101,7 @@ TEST_CASE("engine: an unbounded spec ends at --max-depth, or at --memory with ex
 }
 
 TEST_CASE("engine: --memory bounds the peak RSS of the whole process", "[hostile]") {
-  if (test::sanitized_build) {
-    WARN("skipped: a sanitizer's shadow memory and quarantine make the peak RSS meaningless");
-    return;
-  }
+  SKIP_PEAK_RSS_IN_SANITIZED_BUILD();
   // Was: 64M -> 109 MiB, 256M -> 384 MiB before the clean stop. The README
   // documents the bound: --memory plus 16 MiB (the program itself).
   const char* rounds = std::getenv("HOSTILE_ROUNDS");
@@ -166,7 +109,7 @@ TEST_CASE("engine: --memory bounds the peak RSS of the whole process", "[hostile
   if (rounds != nullptr && std::atoi(rounds) > 1) budgets.insert(budgets.end(), {"256M", "512M"});
   for (const std::string& m : budgets) {
     for (const std::string threads : {"1", "2"}) {
-      const Child c = spawn(tree, "check -q --memory " + m + " --threads " + threads);
+      const test::Finished c = test::run_to_end(tree, "check -q --memory " + m + " --threads " + threads);
       INFO(m << " " << threads << " threads: " << c.out << "peak RSS " << c.peak_rss / mib << " MiB");
       REQUIRE(c.code == 3);
       const std::size_t budget = static_cast<std::size_t>(std::atoi(m.c_str())) * mib;
@@ -176,13 +119,10 @@ TEST_CASE("engine: --memory bounds the peak RSS of the whole process", "[hostile
 }
 
 TEST_CASE("engine: the smallest --memory (16M) still checks a small spec", "[hostile]") {
-  if (test::sanitized_build) {
-    WARN("skipped: a sanitizer's shadow memory and quarantine make the peak RSS meaningless");
-    return;
-  }
+  SKIP_PEAK_RSS_IN_SANITIZED_BUILD();
   // The program's own memory is set aside from --memory; the fresh visited
   // set's untouched pages are not counted, or nothing would fit in 16M.
-  const Child c = spawn(tree, "check --max-depth 5 --memory 16M");
+  const test::Finished c = test::run_to_end(tree, "check --max-depth 5 --memory 16M");
   INFO(c.out);
   REQUIRE(c.code == 1);  // Far is not reached within depth 5
   REQUIRE_THAT(c.out, Catch::Contains("distinct states   31\n"));
@@ -190,26 +130,20 @@ TEST_CASE("engine: the smallest --memory (16M) still checks a small spec", "[hos
 }
 
 TEST_CASE("engine: a 64 KiB state costs what is found, not state size x fan-out", "[hostile]") {
-  if (test::sanitized_build) {
-    WARN("skipped: a sanitizer's shadow memory and quarantine make the peak RSS meaningless");
-    return;
-  }
+  SKIP_PEAK_RSS_IN_SANITIZED_BUILD();
   // Was: 4 states of 64 KiB peaked at 1.08 GB (a record block of 16384 states).
-  const Child c = spawn(huge, "check -q --set fanout=4096");
+  const test::Finished c = test::run_to_end(huge, "check -q --set fanout=4096");
   INFO(c.out << "peak RSS " << c.peak_rss / mib << " MiB");
   REQUIRE(c.code == 0);
   REQUIRE(c.peak_rss < 96 * mib);
 }
 
 TEST_CASE("engine: 2,000,000 transitions between 2 states cost what is found", "[hostile]") {
-  if (test::sanitized_build) {
-    WARN("skipped: a sanitizer's shadow memory and quarantine make the peak RSS meaningless");
-    return;
-  }
+  SKIP_PEAK_RSS_IN_SANITIZED_BUILD();
   // Was: 2.6 GB for 2 states (staging and level table sized by the fan-out
   // times thousands of states). Now: a staging area of 256 KiB, and a level
   // table for one state's fan-out (32 bytes a transition).
-  const Child c = spawn(fanout, "check -q --self-check 0");
+  const test::Finished c = test::run_to_end(fanout, "check -q --self-check 0");
   INFO(c.out << "peak RSS " << c.peak_rss / mib << " MiB");
   REQUIRE(c.code == 0);
   REQUIRE(c.peak_rss < 384 * mib);
@@ -220,7 +154,7 @@ TEST_CASE("engine: --coverage of a million parameter values is linear", "[hostil
   // deaf to SIGTERM (see exploration_test). HOSTILE_ROUNDS > 1: 2,000,000.
   const char* rounds = std::getenv("HOSTILE_ROUNDS");
   const int values = rounds != nullptr && std::atoi(rounds) > 1 ? 2000000 : 1000000;
-  const Child c = spawn(fanout, "check --coverage --set fanout=" + std::to_string(values));
+  const test::Finished c = test::run_to_end(fanout, "check --coverage --set fanout=" + std::to_string(values));
   INFO(c.out.substr(0, 2000));
   REQUIRE(c.code == 0);
   REQUIRE_THAT(c.out, Catch::Contains("distinct states   2\n"));

@@ -1,4 +1,4 @@
-// Signals with no timing in them: the fixture hostile-t20_blocking blocks in
+// Signals with no timing in them: the fixture hostile-signal_blocking blocks in
 // an effect (after writing a "ready" file) until the run is asked to stop, so
 // each signal here lands while the search or the walks are certainly running.
 #include <signal.h>
@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "fixture.hpp"
 #include "support/json.hpp"
 #include "support/process.hpp"
 #include "support/run_binary.hpp"
@@ -14,13 +15,13 @@
 
 namespace {
 
-const std::string blocking = HOSTILE_BIN_DIR "/hostile-t20_blocking";
+const std::string blocking = hostile::fixture("signal_blocking");
 
-/// A marker directory for the fixture, named in T20_MARKER_DIR while it lives
+/// A marker directory for the fixture, named in SIGNAL_MARKER_DIR while it lives
 /// (children started meanwhile block; later ones do not).
 struct Markers : test::TempDir {
-  Markers() : test::TempDir("t20-signals") { setenv("T20_MARKER_DIR", path.c_str(), 1); }
-  ~Markers() { unsetenv("T20_MARKER_DIR"); }
+  Markers() : test::TempDir("signals") { setenv("SIGNAL_MARKER_DIR", path.c_str(), 1); }
+  ~Markers() { unsetenv("SIGNAL_MARKER_DIR"); }
 };
 
 /// Runs the fixture with `args`, sends `sig` once it blocks, and returns how it ended.
@@ -34,7 +35,7 @@ test::Child::End stopped_by(int sig, const std::vector<std::string>& args) {
 
 }  // namespace
 
-TEST_CASE("t20 signals: SIGINT during check stops with the partial summary, exit 3", "[hostile][signals]") {
+TEST_CASE("signals: SIGINT during check stops with the partial summary, exit 3", "[hostile][signals]") {
   const auto end = stopped_by(SIGINT, {"--threads", "2", "--progress", "0"});
   INFO(end.out);
   REQUIRE(end.code == 3);
@@ -44,14 +45,14 @@ TEST_CASE("t20 signals: SIGINT during check stops with the partial summary, exit
   REQUIRE_THAT(end.out, Catch::Contains("  distinct states   3\n"));
 }
 
-TEST_CASE("t20 signals: SIGTERM stops a check like Ctrl-C, exit 3", "[hostile][signals]") {
+TEST_CASE("signals: SIGTERM stops a check like Ctrl-C, exit 3", "[hostile][signals]") {
   const auto end = stopped_by(SIGTERM, {"--threads", "2", "--progress", "0"});
   INFO(end.out);
   REQUIRE(end.code == 3);
   REQUIRE_THAT(end.out, Catch::Contains("stopped: interrupted while expanding level 2 (0 of 2 states expanded)"));
 }
 
-TEST_CASE("t20 signals: SIGINT and SIGTERM stop simulate with the walks so far, exit 3", "[hostile][signals]") {
+TEST_CASE("signals: SIGINT and SIGTERM stop simulate with the walks so far, exit 3", "[hostile][signals]") {
   for (const int sig : {SIGINT, SIGTERM}) {
     INFO("signal " << sig);
     const auto end = stopped_by(sig, {"simulate", "--threads", "1", "--depth", "1000", "--runs", "1000000"});
@@ -63,7 +64,7 @@ TEST_CASE("t20 signals: SIGINT and SIGTERM stop simulate with the walks so far, 
   }
 }
 
-TEST_CASE("t20 signals: a second Ctrl-C ends a run that does not stop, at once", "[hostile][signals]") {
+TEST_CASE("signals: a second Ctrl-C ends a run that does not stop, at once", "[hostile][signals]") {
   const Markers dir;
   test::Child child(blocking, {"--set", "hold=true", "--progress", "0"}, dir.sub("out"));
   child.wait_for_file(dir.sub("ready"));
@@ -77,8 +78,8 @@ TEST_CASE("t20 signals: a second Ctrl-C ends a run that does not stop, at once",
   REQUIRE_THAT(end.out, !Catch::Contains("stopped:"));
 }
 
-TEST_CASE("t20 signals: SIGINT with --checkpoint, resumed, gives the uninterrupted counts", "[hostile][signals]") {
-  const test::TempDir keep("t20-checkpoint");
+TEST_CASE("signals: SIGINT with --checkpoint, resumed, gives the uninterrupted counts", "[hostile][signals]") {
+  const test::TempDir keep("signals-checkpoint");
   const std::string ckpt = keep.sub("ckpt");
   {
     const Markers dir;
@@ -90,7 +91,7 @@ TEST_CASE("t20 signals: SIGINT with --checkpoint, resumed, gives the uninterrupt
     REQUIRE(end.code == 3);
     REQUIRE_THAT(end.out, Catch::Contains("stopped: interrupted while expanding level "));
     // The hint names the binary that ran (a one-spec checker takes no subcommand or spec name).
-    REQUIRE_THAT(end.out, Catch::Contains("; checkpoint written to " + ckpt + "; continue with: hostile-t20_blocking "
+    REQUIRE_THAT(end.out, Catch::Contains("; checkpoint written to " + ckpt + "; continue with: hostile-signal_blocking "
                                           "--set hold=false --resume " + ckpt));
   }
   const test::Run resumed = test::run(blocking, "--resume " + ckpt + " --format json --quiet");

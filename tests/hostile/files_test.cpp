@@ -7,9 +7,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli_shell.hpp"
+#include "fixture.hpp"
+#include "support/files.hpp"
+#include "support/shell.hpp"
+#include "support/temp_dir.hpp"
 
-using hostile::sh;
+using test::sh;
 namespace fs = std::filesystem;
 
 namespace {
@@ -18,21 +21,21 @@ const std::string bin = STATECHECK_BIN;
 
 /// Runs the command under `timeout`, so that a reader that blocks or never
 /// ends fails the test instead of hanging it (124: it did not finish).
-hostile::Result bounded(const std::string& command) { return sh("timeout 60 " + command); }
+test::ShellResult bounded(const std::string& command) { return sh("timeout 60 " + command); }
 
 }  // namespace
 
 TEST_CASE("a fresh run does not overwrite another run's checkpoint", "[hostile][files][checkpoint]") {
-  hostile::TempDir dir;
-  const std::string ckpt = dir / "c";
+  const test::TempDir dir("hostile");
+  const std::string ckpt = dir.sub("c");
   REQUIRE(sh(bin + " check two-phase --set rms=3 --checkpoint " + ckpt + " --checkpoint-every 0.000001 --quiet").code == 0);
-  const std::size_t before = std::hash<std::string>{}(hostile::slurp(ckpt + "/checkpoint.sckp"));
+  const std::size_t before = std::hash<std::string>{}(test::read_text(ckpt + "/checkpoint.sckp"));
   const auto r = sh(bin + " check die-hard --checkpoint " + ckpt);
   CHECK(r.code == 2);
   CHECK(r.out == "");
   CHECK(r.err == "statecheck: error: --checkpoint " + ckpt + " already holds a checkpoint of spec 'two-phase' (constants: "
                  "rms=3) at level 11; continue it with --resume " + ckpt + ", or give --overwrite-checkpoint to replace it\n");
-  CHECK(std::hash<std::string>{}(hostile::slurp(ckpt + "/checkpoint.sckp")) == before);
+  CHECK(std::hash<std::string>{}(test::read_text(ckpt + "/checkpoint.sckp")) == before);
   // The same spec and constants are refused too: a fresh run would discard the saved progress.
   CHECK(sh(bin + " check two-phase --set rms=3 --checkpoint " + ckpt).code == 2);
   // Continuing it in place, or saying so, is allowed.
@@ -42,61 +45,61 @@ TEST_CASE("a fresh run does not overwrite another run's checkpoint", "[hostile][
 }
 
 TEST_CASE("a damaged file where a checkpoint was is named, not overwritten", "[hostile][files][checkpoint]") {
-  hostile::TempDir dir;
-  fs::create_directory(dir / "c");
-  { std::ofstream(dir / "c/checkpoint.sckp") << "not a checkpoint"; }
-  const auto r = sh(bin + " check die-hard --checkpoint " + (dir / "c"));
+  const test::TempDir dir("hostile");
+  fs::create_directory(dir.sub("c"));
+  { std::ofstream(dir.sub("c/checkpoint.sckp")) << "not a checkpoint"; }
+  const auto r = sh(bin + " check die-hard --checkpoint " + (dir.sub("c")));
   CHECK(r.code == 2);
-  CHECK(r.err.find("already holds a file that is not a usable checkpoint (checkpoint " + (dir / "c/checkpoint.sckp") +
+  CHECK(r.err.find("already holds a file that is not a usable checkpoint (checkpoint " + (dir.sub("c/checkpoint.sckp")) +
                    " is truncated/corrupt") != std::string::npos);
-  CHECK(hostile::lines(r.err) == 1);
+  CHECK(test::lines(r.err) == 1);
 }
 
 TEST_CASE("a FIFO as checkpoint.sckp is refused, not opened", "[hostile][files][checkpoint]") {
-  hostile::TempDir dir;
-  fs::create_directory(dir / "c");
-  REQUIRE(mkfifo((dir / "c/checkpoint.sckp").c_str(), 0600) == 0);
-  const auto resumed = bounded(bin + " check two-phase --resume " + (dir / "c"));
+  const test::TempDir dir("hostile");
+  fs::create_directory(dir.sub("c"));
+  REQUIRE(mkfifo((dir.sub("c/checkpoint.sckp")).c_str(), 0600) == 0);
+  const auto resumed = bounded(bin + " check two-phase --resume " + (dir.sub("c")));
   CHECK(resumed.code == 2);
-  CHECK(resumed.err == "statecheck: error: checkpoint " + (dir / "c/checkpoint.sckp") +
+  CHECK(resumed.err == "statecheck: error: checkpoint " + (dir.sub("c/checkpoint.sckp")) +
                            " is not a regular file; it cannot be resumed\n");
-  const auto fresh = bounded(bin + " check two-phase --checkpoint " + (dir / "c"));
+  const auto fresh = bounded(bin + " check two-phase --checkpoint " + (dir.sub("c")));
   CHECK(fresh.code == 2);
   CHECK(fresh.err.find("is not a regular file") != std::string::npos);
 }
 
 TEST_CASE("replay reads only regular files of bounded size", "[hostile][files][replay]") {
-  hostile::TempDir dir;
+  const test::TempDir dir("hostile");
   const auto zero = bounded(bin + " replay die-hard /dev/zero");
   CHECK(zero.code == 2);
   CHECK(zero.err == "statecheck: error: cannot read /dev/zero: it is not a regular file; give the path of a file "
                     "written by 'statecheck check NAME --format json'\n");
-  REQUIRE(mkfifo((dir / "fifo").c_str(), 0600) == 0);
-  const auto fifo = bounded(bin + " replay die-hard " + (dir / "fifo"));
+  REQUIRE(mkfifo((dir.sub("fifo")).c_str(), 0600) == 0);
+  const auto fifo = bounded(bin + " replay die-hard " + (dir.sub("fifo")));
   CHECK(fifo.code == 2);
   CHECK(fifo.err.find("it is not a regular file") != std::string::npos);
-  { std::ofstream(dir / "big.json"); }
-  fs::resize_file(dir / "big.json", (std::uintmax_t{256} << 20) + 1);  // sparse: no disk used
-  const auto big = bounded(bin + " replay die-hard " + (dir / "big.json"));
+  { std::ofstream(dir.sub("big.json")); }
+  fs::resize_file(dir.sub("big.json"), (std::uintmax_t{256} << 20) + 1);  // sparse: no disk used
+  const auto big = bounded(bin + " replay die-hard " + (dir.sub("big.json")));
   CHECK(big.code == 2);
   CHECK(big.err.find("holds 256 MiB, more than a saved trace may (256 MiB)") != std::string::npos);
 }
 
 TEST_CASE("hand-edited traces: types named, long labels clipped", "[hostile][files][replay]") {
-  hostile::TempDir dir;
-  REQUIRE(sh(bin + " check die-hard --format json > " + (dir / "t.json")).code == 1);
-  auto doc = nlohmann::json::parse(hostile::slurp(dir / "t.json"));
+  const test::TempDir dir("hostile");
+  REQUIRE(sh(bin + " check die-hard --format json > " + (dir.sub("t.json"))).code == 1);
+  auto doc = nlohmann::json::parse(test::read_text(dir.sub("t.json")));
   auto edited = doc;
   edited["violation"]["trace"][0]["state"]["small"] = "0";
-  { std::ofstream(dir / "typed.json") << edited.dump(); }
-  const auto typed = sh(bin + " replay die-hard " + (dir / "typed.json") + " --quiet");
+  { std::ofstream(dir.sub("typed.json")) << edited.dump(); }
+  const auto typed = sh(bin + " replay die-hard " + (dir.sub("typed.json")) + " --quiet");
   CHECK(typed.code == 1);
   CHECK(typed.out.find("small = 0 (a number), recorded \"0\" (a string)") != std::string::npos);
 
   edited = doc;
   edited["violation"]["trace"][1]["label"] = std::string(1 << 20, 'x');
-  { std::ofstream(dir / "label.json") << edited.dump(); }
-  const auto label = sh(bin + " replay die-hard " + (dir / "label.json") + " --quiet");
+  { std::ofstream(dir.sub("label.json")) << edited.dump(); }
+  const auto label = sh(bin + " replay die-hard " + (dir.sub("label.json")) + " --quiet");
   CHECK(label.code == 1);
   CHECK(label.out.find("... (1048576 bytes)) names no transition of the spec") != std::string::npos);
   CHECK(label.out.size() < 2000);
@@ -118,7 +121,7 @@ TEST_CASE("a newline in a user string does not split the one-line error", "[host
   CHECK(set.err == "statecheck: error: constant rms takes an integer in 1..10, not '4\\n5'\n");
   const auto spec = sh(bin + " check 'die\nhard'");
   CHECK(spec.code == 2);
-  CHECK(hostile::lines(spec.err) == 1);
+  CHECK(test::lines(spec.err) == 1);
 }
 
 TEST_CASE("empty paths are refused, not taken as none", "[hostile][files][paths]") {
@@ -205,8 +208,8 @@ TEST_CASE("kill -9 during checkpoint writes, resumed: same counts and trace", "[
   const std::string spec = "hanoi --set disks=9";
   const auto whole = sh(bin + " check " + spec + " --threads 2");
   REQUIRE(whole.code == 1);
-  hostile::TempDir dir;
-  const std::string ckpt = dir / "c";
+  const test::TempDir dir("hostile");
+  const std::string ckpt = dir.sub("c");
   const std::string every = " --checkpoint " + ckpt + " --checkpoint-every 0.00005 --threads 2";
   int killed = 0;
   for (int round = 0; round < hostile_rounds(); ++round) {

@@ -1,4 +1,4 @@
-// Spec-author mistakes through a real checker (hostile-t20_faults): spec code
+// Spec-author mistakes through a real checker (hostile-faults): spec code
 // that throws in init or in a property ends the run with exit 3 and says
 // where; a spec with no initial state is refused in one line, exit 2; and the
 // suite tells a run that matches its documented verdict from one that does
@@ -6,15 +6,16 @@
 #include <catch2/catch.hpp>
 #include <string>
 
+#include "fixture.hpp"
 #include "support/run_binary.hpp"
 
 namespace {
 
-const std::string faults = HOSTILE_BIN_DIR "/hostile-t20_faults";
+const std::string faults = hostile::fixture("faults");
 
 }  // namespace
 
-TEST_CASE("t20 spec faults: init that throws, exit 3 naming init", "[hostile][spec-faults]") {
+TEST_CASE("spec faults: init that throws, exit 3 naming init", "[hostile][spec-faults]") {
   for (const char* command : {"check", "simulate"}) {
     INFO(command);
     const test::Run r = test::run(faults, std::string(command) + " --set fault=1 --threads 2");
@@ -26,7 +27,7 @@ TEST_CASE("t20 spec faults: init that throws, exit 3 naming init", "[hostile][sp
   REQUIRE_THAT(test::run(faults, "--set fault=1").out, Catch::Contains(", omission probability <= 0\n"));
 }
 
-TEST_CASE("t20 spec faults: an invariant that throws, exit 3 naming it, with the trace", "[hostile][spec-faults]") {
+TEST_CASE("spec faults: an invariant that throws, exit 3 naming it, with the trace", "[hostile][spec-faults]") {
   const test::Run r = test::run(faults, "--set fault=2 --threads 2");
   INFO(r.out);
   REQUIRE(r.code == 3);
@@ -38,7 +39,7 @@ TEST_CASE("t20 spec faults: an invariant that throws, exit 3 naming it, with the
   REQUIRE_THAT(walk.out, Catch::Contains("Small blew up"));
 }
 
-TEST_CASE("t20 spec faults: spec code that throws what is not a std::exception is a spec error, not a crash",
+TEST_CASE("spec faults: spec code that throws what is not a std::exception is a spec error, not a crash",
           "[hostile][spec-faults]") {
   // Both ended the process through std::terminate (SIGABRT) before.
   for (const char* command : {"check", "simulate", "check --dump-graph /dev/null"}) {
@@ -56,17 +57,17 @@ TEST_CASE("t20 spec faults: spec code that throws what is not a std::exception i
   }
 }
 
-TEST_CASE("t20 spec faults: no initial state is refused in one line, exit 2", "[hostile][spec-faults]") {
+TEST_CASE("spec faults: no initial state is refused in one line, exit 2", "[hostile][spec-faults]") {
   for (const char* command : {"check", "simulate"}) {
     INFO(command);
     const test::Run r = test::run(faults, std::string(command) + " --set fault=3");
     INFO(r.out);
     REQUIRE(r.code == 2);
-    REQUIRE(r.out == "statecheck: error: spec 't20-faults' has no initial state: check its init function\n");
+    REQUIRE(r.out == "statecheck: error: spec 'faults' has no initial state: check its init function\n");
   }
 }
 
-TEST_CASE("t20 suite: a documented verdict that differs, or none at all, is unexpected, exit 1", "[hostile][suite]") {
+TEST_CASE("suite: a documented verdict that differs, or none at all, is unexpected, exit 1", "[hostile][suite]") {
   const test::Run r = test::run(faults, "suite --threads 2");
   INFO(r.out);
   REQUIRE(r.code == 1);

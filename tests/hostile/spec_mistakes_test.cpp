@@ -3,16 +3,19 @@
 // names; defaults outside their range; a make_spec that throws. Each is one
 // line naming the spec (and the part, the constants), exit 2 for a definition
 // mistake and 3 for a throw; never std::terminate, and never a broken `list`.
-#include "cli_shell.hpp"
+#include "fixture.hpp"
+#include "support/files.hpp"
+#include "support/shell.hpp"
+#include "support/temp_dir.hpp"
 #include "support/sanitized.hpp"
 
-using hostile::sh;
+using test::sh;
 namespace fs = std::filesystem;
 
 namespace {
 
-const std::string throws = hostile::fixture("cli_throws");
-const std::string broken = hostile::fixture("cli_broken_specs");
+const std::string throws = hostile::fixture("throws");
+const std::string broken = hostile::fixture("broken_specs");
 
 const char* const sites[] = {"init", "guard", "effect", "invariant", "goal", "constraint"};
 
@@ -38,8 +41,8 @@ TEST_CASE("every throw site and thrown value in check and simulate: exit 3, name
 }
 
 TEST_CASE("every throw site and thrown value in --dump-graph: exit 3, named, no file", "[hostile][spec][graph]") {
-  hostile::TempDir dir;
-  const std::string dot = dir / "g.dot";
+  const test::TempDir dir("hostile");
+  const std::string dot = dir.sub("g.dot");
   for (const std::string site : sites)
     for (const std::string kind : {"std", "int", "string", "bad_alloc"}) {
       INFO("site=" << site << " kind=" << kind);
@@ -55,8 +58,8 @@ TEST_CASE("every throw site and thrown value in --dump-graph: exit 3, named, no 
 }
 
 TEST_CASE("spec code throwing in replay: exit 3 naming the step", "[hostile][spec][replay]") {
-  hostile::TempDir dir;
-  const std::string trace = dir / "t.json";
+  const test::TempDir dir("hostile");
+  const std::string trace = dir.sub("t.json");
   REQUIRE(sh(throws + " --set limit=4 --format json > " + trace).code == 1);
   REQUIRE(sh(throws + " replay " + trace).code == 0);
   for (const std::string site : {"init", "guard", "effect", "invariant", "constraint"})
@@ -138,7 +141,7 @@ TEST_CASE("broken specs are refused by name, with their own exit code", "[hostil
 }
 
 TEST_CASE("a one-spec checker with duplicate names: refused, --help works", "[hostile][spec][registration]") {
-  const std::string single = hostile::fixture("cli_duplicate_single");
+  const std::string single = hostile::fixture("duplicate_single");
   const auto r = sh(single);
   CHECK(r.code == 2);
   CHECK(r.err ==
