@@ -164,10 +164,10 @@ void SearchState::restore_checkpoint() {
   // Threads may differ. --memory may differ, but must hold what the checkpoint holds.
   const std::uint64_t needed =
       d.visited.size() + m.level_sizes.back() * frontier_stride + (log.can_spill() ? 0 : log.bytes());
-  if (needed > data_budget())
+  if (needed > budget.data_budget())
     throw config_error("checkpoint " + name + " holds " + mib(needed) + " (visited set, frontier, trace log), more than --memory " +
-                       mib(options.memory) + less_program() + "; raise --memory to at least " +
-                       mib(overhead + needed + (needed >> 2)));
+                       mib(options.memory) + budget.less_program() + "; raise --memory to at least " +
+                       mib(budget.overhead() + needed + (needed >> 2)));
   if (visited) {
     if (!visited->restore(m.visited_bits, d.visited.data(), m.visited_size, m.collisions))
       throw config_error("checkpoint " + name + " is truncated/corrupt (section visited does not hold " +

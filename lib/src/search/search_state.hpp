@@ -1,6 +1,8 @@
-// lib/src/search/search_state.hpp - what the BFS keeps between levels, and
-// how it turns a finding (violation, spec error, limit) into a CheckResult.
-// The parallel loops themselves live in search.cpp.
+// lib/src/search/search_state.hpp - what the BFS keeps between levels. The
+// parallel loops live in search.cpp; the jobs around them each have a file:
+// the memory budget (memory_budget.hpp decides, search_state.cpp describes the
+// search to it), checkpoints (search_checkpoint.cpp, one list of what is saved)
+// and result assembly (search_result.cpp).
 #pragma once
 
 #include <atomic>
@@ -17,6 +19,7 @@
 #include "statecheck/detail/level_table.hpp"
 #include "statecheck/detail/model_ops.hpp"
 #include "model/model_view.hpp"
+#include "search/memory_budget.hpp"
 #include "search/progress.hpp"
 #include "store/trace_log.hpp"
 #include "statecheck/detail/visited_set.hpp"
@@ -38,34 +41,31 @@ class SearchState {
   std::unique_ptr<std::byte[]> allocate_states(std::uint64_t n) const;
   std::uint64_t generated_so_far() const;
   double table_load() const { return visited ? visited->load() : 0.0; }
-  static void merge_outcome(CheckOutcome& best, const CheckOutcome& o);
+  /// Spec self-checks on the frontier's first states, within the budget of
+  /// options.self_check_states; false (and an error result) on a failure.
+  bool self_check_frontier();
 
+  // Result assembly (search_result.cpp): each finding becomes `result`, with
+  // its trace rebuilt from the trace log; nothing else writes the outcome.
+  static void merge_outcome(CheckOutcome& best, const CheckOutcome& o);
   void report_violation(Violation::Kind kind, const std::string& property, Location at);
   void fail_with_error(Location at, const std::string& message, const std::string& where,
                        std::optional<std::uint32_t> tid);
   void fail_in_init(std::uint64_t combination, const std::string& message);
   void stop_on_limit(const std::string& message);
   void report_unreached_goals();
-  /// Spec self-checks on the frontier's first states, within the budget of
-  /// options.self_check_states; false (and an error result) on a failure.
-  bool self_check_frontier();
   void finish_stats();
 
-  // Memory (search_state.cpp): what counts against --memory, see CheckOptions::memory.
-  std::size_t memory_in_use() const;
+  // Memory (search_state.cpp): the budget decides (memory_budget.hpp); these
+  // describe the search to it and carry out its decision.
+  MemoryUse memory_use() const;
   /// What the visited (or exact) set holds resident, with `more` states in it.
   std::size_t set_bytes(std::uint64_t more = 0) const;
-  /// --memory less `overhead`: what the search's own structures may hold.
-  std::size_t data_budget() const { return options.memory > overhead ? options.memory - overhead : 0; }
-  /// " less the N MiB of the program itself" when --memory bounds the process, else "".
-  std::string less_program() const;
-  /// Keeps memory_in_use() + `extra` within --memory, spilling trace levels
-  /// to --workdir when that suffices; otherwise stops (`what` says what was
-  /// growing) and returns false.
+  /// Keeps what the search holds plus `extra` within --memory, spilling trace
+  /// levels to --workdir when that suffices; otherwise stops (`what` says what
+  /// was growing) and returns false.
   bool fit_memory(std::size_t extra, const std::string& what);
-  /// Bytes --memory leaves to the visited set beside the rest (the trace log
-  /// excluded when it can spill), with `extra` more coming.
-  std::size_t room_for_visited(std::size_t extra) const;
+  std::size_t room_for_visited(std::size_t extra) const { return budget.room_for_visited(memory_use(), extra); }
   /// Why the visited set cannot take `n` more states: how full it is, and
   /// what keeps it from doubling (its own cap, or the rest of --memory).
   std::string visited_full_message(std::uint64_t n, std::size_t extra) const;
@@ -106,7 +106,7 @@ class SearchState {
   std::vector<std::uint64_t> goal_rank;
   std::atomic<bool> overflow{false};
   std::unique_ptr<ModelView> view;  // for the self-checks; null when they are off
-  std::size_t overhead = 0;  // of --memory, not the search's: resident before it, and a slack
+  MemoryBudget budget;
   Progress progress;
   CheckResult result;
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
@@ -125,7 +125,6 @@ class SearchState {
   template <class Self, class Meta, class Copy>
   static void each_saved(Self& search, Meta& meta, Copy&& copy);
 
-  std::size_t memory_peak_ = 0;
   std::uint64_t boundary_generated_ = 0;
   std::vector<std::uint64_t> boundary_enabled_;
   double boundary_seconds_ = 0;

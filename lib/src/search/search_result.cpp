@@ -1,0 +1,132 @@
+// Result assembly: how a finding (violation, spec error, limit, unreached
+// goal) and the run's statistics become the CheckResult; see search_state.hpp.
+#include <algorithm>
+#include <fstream>
+
+#include "report/trace_builder.hpp"
+#include "search/search_state.hpp"
+
+namespace statecheck::detail {
+
+namespace {
+
+std::size_t peak_rss_bytes() {
+  std::ifstream status("/proc/self/status");
+  std::string word;
+  while (status >> word) {
+    if (word == "VmHWM:") {
+      std::size_t kib = 0;
+      status >> kib;
+      return kib * 1024;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+void SearchState::merge_outcome(CheckOutcome& best, const CheckOutcome& o) {
+  if (o.violation_rank < best.violation_rank ||
+      (o.violation_rank == best.violation_rank && o.violated < best.violated)) {
+    best.violation_rank = o.violation_rank;
+    best.violated = o.violated;
+  }
+  if (o.error_rank < best.error_rank) {
+    best.error_rank = o.error_rank;
+    best.error = o.error;
+  }
+  for (std::size_t g = 0; g < best.goal_ranks.size() && g < o.goal_ranks.size(); ++g)
+    best.goal_ranks[g] = std::min(best.goal_ranks[g], o.goal_ranks[g]);
+}
+
+std::vector<TraceStep> SearchState::trace_to(Location at, bool compare_last) {
+  std::string problem;
+  const std::byte* last = compare_last ? frontier.get() + at.rank * frontier_stride : nullptr;
+  std::vector<TraceStep> steps;
+  try {
+    steps = TraceBuilder(ops, visited.get(), exact.get()).build(log.path(at.level, at.rank), problem, last);
+  } catch (const std::runtime_error& e) {  // the spilled trace log could not be read back: an I/O stop, not the spec's fault
+    const std::string found = result.violation ? "a violation of " + result.violation->property
+                                               : result.error ? "a spec error" : "a result";
+    result.violation.reset();
+    result.error.reset();
+    stop_on_limit(std::string(e.what()) + "; " + found + " was found, but its trace could not be rebuilt");
+    return {};
+  }
+  if (!problem.empty()) {
+    result.outcome = Outcome::error;
+    result.violation.reset();
+    result.error = SpecError{problem, "replay", {}};
+  }
+  return steps;
+}
+
+void SearchState::report_violation(Violation::Kind kind, const std::string& property, Location at) {
+  result.outcome = Outcome::violation;
+  result.violation = Violation{kind, property, {}};
+  std::vector<TraceStep> steps = trace_to(at, true);
+  if (result.violation) result.violation->trace = std::move(steps);
+}
+
+void SearchState::fail_with_error(Location at, const std::string& message, const std::string& where,
+                                  std::optional<std::uint32_t> tid) {
+  result.outcome = Outcome::error;
+  result.error = SpecError{message, where, {}};
+  if (tid) result.error->where = *tid == constraint_tid ? "the constraint" : "action " + transition_label(ops.describe(ops.model, *tid));
+  std::vector<TraceStep> steps = trace_to(at, true);
+  if (result.error && result.error->where != "replay") result.error->trace = std::move(steps);
+}
+
+void SearchState::fail_in_init(std::uint64_t combination, const std::string& message) {
+  result.outcome = Outcome::error;
+  result.error = SpecError{message, "init (combination " + std::to_string(combination) + ")", {}};
+}
+
+void SearchState::stop_on_limit(const std::string& message) {
+  result.outcome = Outcome::limit;
+  result.limit_message = message;
+}
+
+void SearchState::report_unreached_goals() {
+  for (std::size_t g = 0; g < goal_level.size(); ++g) {
+    if (goal_level[g] != 0) continue;
+    if (!result.violation) {
+      result.outcome = Outcome::violation;
+      result.violation = Violation{Violation::Kind::goal, ops.goal_names[g], {}};
+    } else {
+      result.warnings.push_back("goal " + ops.goal_names[g] + " was never reached either" +
+                                (result.depth_bounded ? " within depth " + std::to_string(level) : ""));
+    }
+  }
+}
+
+void SearchState::finish_stats() {
+  Stats& s = result.stats;
+  s.generated = generated_so_far();
+  s.transition_enabled.assign(ops.transitions, 0);
+  for (const auto& w : workers)
+    for (std::size_t t = 0; t < w->enabled.size(); ++t) s.transition_enabled[t] += w->enabled[t];
+  for (std::size_t t = 0; t < s.transition_enabled.size(); ++t)
+    s.actions[ops.action_of_transition[t]].enabled += s.transition_enabled[t];
+  std::vector<bool> present(s.actions.size(), false);  // actions left out with when(false, ...) have no ids
+  for (std::uint32_t a : ops.action_of_transition) present[a] = true;
+  for (std::size_t a = 0; a < s.actions.size(); ++a)
+    if (present[a] && s.actions[a].enabled == 0 && result.outcome == Outcome::ok)
+      result.warnings.push_back("action " + s.actions[a].name + " was never enabled");
+  s.trace_bytes = log.bytes();
+  s.trace_disk_bytes = log.disk_bytes();
+  s.memory_peak = std::max(budget.peak(), memory_use().total());
+  if (visited) {
+    s.visited_bytes = visited->bytes();
+    s.visited_capacity = visited->capacity();
+    s.load = visited->load();
+    s.fingerprint_bits = VisitedSet::fingerprint_bits();
+    s.omission_probability = visited->omission_probability();
+    s.compaction_collisions = visited->collisions();
+  } else {
+    s.visited_bytes = exact->bytes();
+  }
+  s.peak_rss = peak_rss_bytes();
+}
+
+}  // namespace statecheck::detail
