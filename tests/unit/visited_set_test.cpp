@@ -65,24 +65,40 @@ TEST_CASE("visited set: a doubling that cannot place a wrapped cluster reports o
 TEST_CASE("visited set: restore refuses tables it could not have built, and keeps its own", "[visited]") {
   VisitedSet set(std::size_t{64} << 20);
   REQUIRE(set.insert(hash(1, 0, 1)) == VisitedSet::Insert::added);
-  std::vector<std::byte> words(initial_slots * sizeof(std::uint64_t));
   VisitedSet other(std::size_t{64} << 20);
   REQUIRE(other.insert(hash(2, 0, 2)) == VisitedSet::Insert::added);
   REQUIRE(other.insert(hash(3, 0, 3)) == VisitedSet::Insert::added);
-  std::memcpy(words.data(), other.words(), words.size());
+  std::vector<std::byte> words;  // the compact form: a mask per 64 slots, then the used slots' words
+  other.write_compact([&](const void* p, std::size_t n) {
+    const auto* b = static_cast<const std::byte*>(p);
+    words.insert(words.end(), b, b + n);
+  });
+  REQUIRE(words.size() == initial_slots / 8 + 2 * 8);
   const auto unchanged = [&] {
     REQUIRE(set.size() == 1);
     REQUIRE(set.bits() == VisitedSet::initial_bits);
     REQUIRE(set.contains(hash(1, 0, 1)));
     REQUIRE_FALSE(set.contains(hash(2, 0, 2)));
   };
-  REQUIRE_FALSE(set.restore(VisitedSet::initial_bits - 1, words.data(), 2, 0));  // smaller than any table
+  REQUIRE_FALSE(set.restore(VisitedSet::initial_bits - 1, words, 2, 0));  // smaller than any table
   unchanged();
-  REQUIRE_FALSE(set.restore(41, words.data(), 2, 0));  // beyond the largest table (the words are not read)
+  REQUIRE_FALSE(set.restore(41, words, 2, 0));  // beyond the largest table (the words are not read)
   unchanged();
-  REQUIRE_FALSE(set.restore(VisitedSet::initial_bits, words.data(), 3, 0));  // a count the words do not hold
+  REQUIRE_FALSE(set.restore(VisitedSet::initial_bits, words, 3, 0));  // a count the words do not hold
   unchanged();
-  REQUIRE(set.restore(VisitedSet::initial_bits, words.data(), 2, 5));
+  std::vector<std::byte> zero_word = words;  // a used slot that holds 0: not a table it could have built
+  for (std::size_t i = 0; i < words.size(); i += 8) {
+    std::uint64_t mask = 0;
+    std::memcpy(&mask, words.data() + i, 8);
+    if (mask == 0) continue;
+    std::memset(zero_word.data() + i + 8, 0, 8);
+    break;
+  }
+  REQUIRE_FALSE(set.restore(VisitedSet::initial_bits, zero_word, 2, 0));
+  unchanged();
+  REQUIRE_FALSE(set.restore(VisitedSet::initial_bits, std::span(words).first(words.size() - 8), 2, 0));  // truncated
+  unchanged();
+  REQUIRE(set.restore(VisitedSet::initial_bits, words, 2, 5));
   REQUIRE(set.size() == 2);
   REQUIRE(set.collisions() == 5);
   REQUIRE(set.contains(hash(2, 0, 2)));

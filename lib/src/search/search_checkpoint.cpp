@@ -102,8 +102,8 @@ std::string SearchState::resume_command() const {
 std::string SearchState::write_checkpoint_file() {
   const CheckpointMeta meta = checkpoint_meta();
   CheckpointParts parts;
-  if (visited) parts.visited = {reinterpret_cast<const std::byte*>(visited->words()), visited->bytes()};
-  else parts.visited = {exact->encodings(), static_cast<std::size_t>(meta.distinct * meta.encoded_bytes())};
+  if (visited) parts.visited_set = visited.get();
+  else parts.exact_encodings = {exact->encodings(), static_cast<std::size_t>(meta.distinct * meta.encoded_bytes())};
   parts.frontier = frontier.get();
   parts.frontier_stride = frontier_stride;
   parts.log = &log;
@@ -162,14 +162,15 @@ void SearchState::restore_checkpoint() {
   if (m.exact != options.exact)
     refuse(std::string("was written ") + (m.exact ? "with --exact; resume with" : "without --exact; resume without") + " --exact");
   // Threads may differ. --memory may differ, but must hold what the checkpoint holds.
+  const std::uint64_t set_bytes_needed = visited ? std::uint64_t{8} << m.visited_bits : d.visited.size();
   const std::uint64_t needed =
-      d.visited.size() + m.level_sizes.back() * frontier_stride + (log.can_spill() ? 0 : log.bytes());
+      set_bytes_needed + m.level_sizes.back() * frontier_stride + (log.can_spill() ? 0 : log.bytes());
   if (needed > budget.data_budget())
     throw config_error("checkpoint " + name + " holds " + mib(needed) + " (visited set, frontier, trace log), more than --memory " +
                        mib(options.memory) + budget.less_program() + "; raise --memory to at least " +
                        mib(budget.overhead() + needed + (needed >> 2)));
   if (visited) {
-    if (!visited->restore(m.visited_bits, d.visited.data(), m.visited_size, m.collisions))
+    if (!visited->restore(m.visited_bits, d.visited, m.visited_size, m.collisions))
       throw config_error("checkpoint " + name + " is truncated/corrupt (section visited does not hold " +
                          std::to_string(m.visited_size) + " states); it cannot be resumed");
   } else {

@@ -21,7 +21,7 @@ namespace statecheck::detail {
 namespace {
 
 constexpr char magic[8] = {'s', 't', 'a', 't', 'e', 'c', 'h', 'k'};
-constexpr std::uint32_t version = 2;  // 2: per-transition new-state counts (--coverage after --resume)
+constexpr std::uint32_t version = 3;  // 2: per-transition new-state counts (--coverage after --resume); 3: compact visited table
 enum Tag : std::uint32_t { meta_tag = 1, visited_tag = 2, trace_tag = 3, frontier_tag = 4 };
 constexpr const char* tag_names[] = {"?", "meta", "visited", "trace", "frontier"};
 constexpr std::size_t section_header = 24;
@@ -260,7 +260,8 @@ void write_checkpoint(const std::string& dir, const CheckpointMeta& meta, const 
     s1.put(m.data(), m.size());
     s1.finish();
     SectionWriter s2(f, visited_tag, temp);
-    s2.put(parts.visited.data(), parts.visited.size());
+    if (parts.visited_set != nullptr) parts.visited_set->write_compact([&](const void* p, std::size_t n) { s2.put(p, n); });
+    else s2.put(parts.exact_encodings.data(), parts.exact_encodings.size());
     s2.finish();
     SectionWriter s3(f, trace_tag, temp);
     write_trace(s3, *parts.log);
@@ -305,9 +306,8 @@ CheckpointData parse_checkpoint(std::span<const std::byte> bytes, const std::str
     check_meta(d.meta);
     const CheckpointMeta& m = d.meta;
     d.visited = {s[1].p, s[1].left};
-    const std::uint64_t visited_bytes =
-        m.exact ? m.distinct * m.encoded_bytes()
-                : (m.visited_bits >= 20 && m.visited_bits <= 40 ? std::uint64_t{8} << m.visited_bits : 0);
+    const std::uint64_t visited_bytes = m.exact ? m.distinct * m.encoded_bytes()
+                                                : VisitedSet::compact_size_if_valid(m.visited_bits, d.visited, m.visited_size);
     if (visited_bytes == 0 || d.visited.size() != visited_bytes) throw Corrupt{"the visited set has the wrong size"};
     d.frontier = {s[3].p, s[3].left};
     if (d.frontier.size() / m.state_size != m.level_sizes.back() || d.frontier.size() % m.state_size != 0)

@@ -1,12 +1,13 @@
 // lib/src/store/checkpoint.hpp - the search state at a level boundary, on disk.
 //
-// ============================== format (version 2) ==========================
+// ============================== format (version 3) ==========================
 // A file DIR/checkpoint.sckp, native byte order (the magic fails on another):
 //   header   8-byte magic "statechk", u32 version, u32 section count (4)
 //   section  u32 tag, u32 zero, u64 length, u64 XXH3-64 of the payload, payload
 // in this order: meta (spec, constants, the options that change the answer,
 // the spec's shape, the level and every statistic so far), visited (the
-// fingerprint table's words, or the exact set's encodings), trace (every
+// fingerprint table in compact form, VisitedSet::write_compact: a mask per 64
+// slots and the used slots' words; or the exact set's encodings), trace (every
 // level's Elias-Fano records, spilled ones included) and frontier (the
 // states of the level about to be expanded, state_size bytes each).
 // The reader checks the magic, the version, every length against the bytes
@@ -24,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "statecheck/detail/visited_set.hpp"
 #include "store/trace_log.hpp"
 
 namespace statecheck::detail {
@@ -70,13 +72,14 @@ struct CheckpointMeta {
 /// A parsed checkpoint; the spans point into the parsed buffer.
 struct CheckpointData {
   CheckpointMeta meta;
-  std::span<const std::byte> visited;   // 2^visited_bits words, or `distinct` exact encodings
+  std::span<const std::byte> visited;   // the compact fingerprint table, or `distinct` exact encodings
   std::span<const std::byte> frontier;  // level_sizes.back() states of state_size bytes
 };
 
 /// What write_checkpoint() writes besides the meta.
 struct CheckpointParts {
-  std::span<const std::byte> visited;
+  const VisitedSet* visited_set = nullptr;  // fingerprint mode
+  std::span<const std::byte> exact_encodings;  // --exact
   const std::byte* frontier = nullptr;  // level_sizes.back() states, `frontier_stride` bytes apart
   std::size_t frontier_stride = 0;
   const TraceLog* log = nullptr;

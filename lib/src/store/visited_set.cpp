@@ -2,6 +2,7 @@
 // Guarantees are stated in detail/visited_set.hpp.
 #include "statecheck/detail/visited_set.hpp"
 
+#include <bit>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -91,16 +92,43 @@ void VisitedSet::end_growth() {
   old_capacity_ = 0;
 }
 
-bool VisitedSet::restore(unsigned bits, const std::byte* words, std::uint64_t size, std::uint64_t collisions) {
-  if (bits < initial_bits || bits - initial_bits >= signature_bits || bits > 40) return false;
+namespace {
+
+std::uint64_t load_word(const std::byte* p) {
+  std::uint64_t w;
+  std::memcpy(&w, p, sizeof w);  // the checkpoint's bytes need not be aligned
+  return w;
+}
+
+}  // namespace
+
+std::uint64_t VisitedSet::compact_size_if_valid(unsigned bits, std::span<const std::byte> bytes, std::uint64_t size) {
+  if (bits < initial_bits || bits - initial_bits >= signature_bits || bits > 40) return 0;
+  const std::uint64_t groups = (std::uint64_t{1} << bits) / 64;
+  std::uint64_t at = 0, used = 0;
+  for (std::uint64_t g = 0; g < groups; ++g) {
+    if (bytes.size() - at < 8) return 0;
+    const std::uint64_t mask = load_word(bytes.data() + at);
+    const auto n = static_cast<std::uint64_t>(std::popcount(mask));
+    if ((bytes.size() - at - 8) / 8 < n) return 0;
+    for (std::uint64_t i = 0; i < n; ++i)
+      if (load_word(bytes.data() + at + 8 + 8 * i) == 0) return 0;  // a used slot holds a nonzero word
+    at += 8 + 8 * n;
+    used += n;
+  }
+  return at == bytes.size() && used == size ? at : 0;
+}
+
+bool VisitedSet::restore(unsigned bits, std::span<const std::byte> compact, std::uint64_t size, std::uint64_t collisions) {
+  if (compact_size_if_valid(bits, compact, size) == 0) return false;
   const std::uint64_t slots = std::uint64_t{1} << bits;
-  std::atomic<std::uint64_t>* table = allocate_table(slots);
-  std::memcpy(static_cast<void*>(table), words, static_cast<std::size_t>(slots) * sizeof(std::uint64_t));
-  std::uint64_t used = 0;
-  for (std::uint64_t i = 0; i < slots; ++i) used += table[i].load(std::memory_order_relaxed) != 0 ? 1 : 0;
-  if (used != size) {
-    std::free(table);
-    return false;
+  std::atomic<std::uint64_t>* table = allocate_table(slots);  // zeroed
+  const std::byte* p = compact.data();
+  for (std::uint64_t base = 0; base < slots; base += 64) {
+    std::uint64_t mask = load_word(p);
+    p += 8;
+    for (; mask != 0; mask &= mask - 1, p += 8)
+      table[base + static_cast<std::uint64_t>(std::countr_zero(mask))].store(load_word(p), std::memory_order_relaxed);
   }
   std::free(table_);
   table_ = table;

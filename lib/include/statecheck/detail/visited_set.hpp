@@ -21,6 +21,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 #include "statecheck/detail/hash.hpp"
 
@@ -76,12 +77,21 @@ class VisitedSet {
   std::size_t bytes() const { return static_cast<std::size_t>(capacity()) * sizeof(std::uint64_t); }
   std::size_t budget() const { return budget_; }
   double load() const { return static_cast<double>(size()) / static_cast<double>(capacity()); }
-  /// The table's words, for a checkpoint.
-  const std::uint64_t* words() const { return reinterpret_cast<const std::uint64_t*>(table_); }
   unsigned bits() const { return bits_; }
-  /// Replaces the table with `2^bits` words from a checkpoint; false (table
-  /// unchanged) when they are not a table this class could have built.
-  bool restore(unsigned bits, const std::byte* words, std::uint64_t size, std::uint64_t collisions);
+
+  // The table in compact form, for checkpoints: for each group of 64 slots, a
+  // 64-bit mask of the used ones, then their words in slot order. A table of
+  // 2^bits slots holding n states takes 2^bits / 8 + 8n bytes instead of
+  // 8 * 2^bits (a small run's checkpoint is kilobytes, not the 8 MiB table).
+  /// Hands the compact form to `put(const void*, std::size_t)` in pieces.
+  template <class Put>
+  void write_compact(Put&& put) const;
+  /// The size of the compact form of 2^bits slots when `bytes` is one holding
+  /// exactly `size` states (every mask's words present, none zero), else 0.
+  static std::uint64_t compact_size_if_valid(unsigned bits, std::span<const std::byte> bytes, std::uint64_t size);
+  /// Replaces the table with one of 2^bits slots from its compact form; false
+  /// (table unchanged) when it is not a table this class could have built.
+  bool restore(unsigned bits, std::span<const std::byte> compact, std::uint64_t size, std::uint64_t collisions);
   /// Compaction collisions seen while inserting (two new states with one word).
   std::uint64_t collisions() const { return collisions_.load(std::memory_order_relaxed); }
   /// Upper bound on the probability that some reachable state was wrongly
@@ -110,5 +120,22 @@ class VisitedSet {
   std::atomic<std::uint64_t>* old_table_ = nullptr;
   std::uint64_t old_capacity_ = 0;
 };
+
+template <class Put>
+void VisitedSet::write_compact(Put&& put) const {
+  std::uint64_t group[65];  // the mask, then up to 64 words
+  for (std::uint64_t base = 0; base < capacity(); base += 64) {
+    std::uint64_t mask = 0;
+    std::size_t n = 1;
+    for (std::uint64_t i = 0; i < 64; ++i) {
+      const std::uint64_t w = table_[base + i].load(std::memory_order_relaxed);
+      if (w == 0) continue;
+      mask |= std::uint64_t{1} << i;
+      group[n++] = w;
+    }
+    group[0] = mask;
+    put(group, n * sizeof(std::uint64_t));
+  }
+}
 
 }  // namespace statecheck::detail
