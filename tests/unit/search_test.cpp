@@ -186,3 +186,32 @@ TEST_CASE("when(false, action) leaves an action out of the configuration", "[sea
     REQUIRE(r.stats.transition_enabled.size() == (with_jump ? 4u : 2u));
   }
 }
+
+TEST_CASE("more initial states than the level table's first 4096 slots", "[search]") {
+  // Was: the 4097th initial state probed the full table for ever (and Ctrl-C
+  // was not seen); found by the tlaplus/Examples CoffeeCan model (5150 initial
+  // states).
+  const auto wide = statecheck::spec<test::Grid>(
+      "wide-init",
+      statecheck::init(statecheck::param("x0", 0, 199), statecheck::param("y0", 0, 99),
+                       [](test::Grid& s, int x0, int y0) {
+                         s.x = static_cast<std::uint16_t>(x0);
+                         s.y = static_cast<std::uint16_t>(y0);
+                         return (x0 + y0) % 2 == 0;
+                       }),
+      statecheck::actions(statecheck::action(
+          "Up", [](const test::Grid& s) { return s.y < 100; }, [](test::Grid& s) { ++s.y; })),
+      statecheck::allow_deadlock);
+  for (const bool exact : {false, true}) {
+    auto o = test::options(1);
+    o.exact = exact;
+    const auto r = test::check_all_threads(wide, o);
+    REQUIRE(r.outcome == Outcome::ok);
+    // Hand count. Level 1: x in 0..199, y in 0..99, x + y even: 10,000 states.
+    // Level 2: Up maps each to (x, y + 1), x + y odd: 10,000 new states (100 of
+    // them at y = 100, x odd). Level 3: from a level-2 state with y < 99 Up
+    // reaches level 1 again; from (x, 99), x even, it reaches (x, 100): 100 new.
+    REQUIRE(r.stats.level_sizes == std::vector<std::uint64_t>{10000, 10000, 100});
+    REQUIRE(r.stats.distinct == 20100);
+  }
+}

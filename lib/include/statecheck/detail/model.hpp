@@ -90,6 +90,7 @@ class Model {
       // (every 4096 combinations: an atomic load, off the per-successor path).
       if ((combination & 4095u) == 0 && stop_flag().load(std::memory_order_relaxed)) throw stop_init{};
       const std::uint32_t c = combination++;
+      w.make_room_for_initial_state();
       try {
         std::byte* slot = w.stage_slot();
         State* s = new (slot) State{};

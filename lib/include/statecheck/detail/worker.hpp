@@ -95,6 +95,15 @@ class Worker {
     return staging_.data() + staged_ * ctx_->layout.stride;
   }
   std::size_t staging_capacity() const { return hashes_.size(); }
+  /// The initial states are made by this worker alone, one combination at a
+  /// time: the level table grows before the next one could find it full
+  /// (expansion sizes it between batches instead). Without this, more initial
+  /// states than the table's first 4096 slots probed for ever.
+  void make_room_for_initial_state() {
+    LevelTable& table = *ctx_->table;
+    table.set_size(found.size());
+    if (!table.has_room(1)) table.reserve(2 * (found.size() + 1));
+  }
   std::size_t staged() const { return staged_; }
   /// Flushes, and returns how many successors were staged since the last call.
   std::size_t end_state() {
