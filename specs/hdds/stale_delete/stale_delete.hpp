@@ -5,8 +5,6 @@
 // move reports COMPLETED. The report and the model: README.md.
 #pragma once
 
-#include <vector>
-
 #include "state.hpp"
 
 namespace specs::hdds::stale_delete {
