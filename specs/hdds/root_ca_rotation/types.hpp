@@ -15,8 +15,6 @@ inline constexpr int max_crashes = 4;
 // PREPARE, at most one ACK per prepare task run (one per SCM plus one per
 // crash: a replayed PREPARE needs a rollback), COMMIT and COMMITTED.
 inline constexpr std::size_t log_capacity = 1 + max_scms + max_crashes + 2;
-// Certificate serials per SCM that the tally can hold: 1 + crashes.
-inline constexpr int max_serial = 1 + max_crashes;
 
 STATECHECK_ENUM(Variant, as_is, patched);
 STATECHECK_ENUM(Scenario, atomic_task, split_task);
