@@ -15,7 +15,6 @@ using ff::Dn;
 using ff::EndPointState;
 using ff::Proc;
 using ff::Scenario;
-using ff::Scm;
 using ff::Variant;
 using Labels = std::vector<std::string>;
 
@@ -58,7 +57,7 @@ TEST_CASE("as-is: a lagging follower fences the finalized datanode in 5 steps", 
     // State counts: regression pins, first measured by statecheck.
     REQUIRE(r.stats.distinct == (sc == Scenario::fixed_leader ? 69u : 401u));
     REQUIRE(statecheck::value_text(r.violation->trace.back().state) ==
-            "{fin_logged: true, scm_ver: [FIN, PRE, PRE], true_leader: s1, is_leader: {0}, leader_ready: {0}, "
+            "{fin_logged: true, scm_ver: [FIN, PRE, PRE], true_leader: s1, is_leader: {s1}, leader_ready: {s1}, "
             "dn: [{ver: FIN, up: SHUTDOWN, ep: [REGISTER, SHUTDOWN, REGISTER]}], restarts_left: 0, "
             "fenced_by_non_leader: {0}}");
   }
@@ -74,14 +73,14 @@ TEST_CASE("as-is: the brief's trace through s3 is accepted and ends fenced", "[f
   auto s = initial(c);
   REQUIRE(ff::finalize_enabled(s));
   ff::finalize(s);
-  REQUIRE(ff::apply_finalize_enabled(s, Scm::s1));
-  ff::apply_finalize(s, Scm::s1);
-  REQUIRE(ff::send_finalize_enabled(c, s, Scm::s1, Dn::d1));
+  REQUIRE(ff::apply_finalize_enabled(s, ff::s1));
+  ff::apply_finalize(s, ff::s1);
+  REQUIRE(ff::send_finalize_enabled(c, s, ff::s1, Dn::d1));
   ff::send_finalize(c, s, Dn::d1);
   REQUIRE(ff::dn_restart_enabled(c, s, Dn::d1));
   ff::dn_restart(c, s, Dn::d1);
-  REQUIRE(ff::register_enabled(c, s, Dn::d1, Scm::s3));
-  ff::register_dn(c, s, Dn::d1, Scm::s3);
+  REQUIRE(ff::register_enabled(c, s, Dn::d1, ff::s3));
+  ff::register_dn(c, s, Dn::d1, ff::s3);
   REQUIRE(s.dn[0].up == Proc::SHUTDOWN);
   REQUIRE(s.dn[0].ep[2] == EndPointState::SHUTDOWN);
   REQUIRE_FALSE(ff::no_finalized_datanode_fenced(c, s));
@@ -102,15 +101,15 @@ TEST_CASE("patched: the lagging follower's rejection becomes a retry", "[finaliz
   const auto c = cfg(Variant::patched, Scenario::fixed_leader);
   auto s = initial(c);
   ff::finalize(s);
-  ff::apply_finalize(s, Scm::s1);
+  ff::apply_finalize(s, ff::s1);
   ff::send_finalize(c, s, Dn::d1);
   ff::dn_restart(c, s, Dn::d1);
   const ff::State before = s;
-  REQUIRE(ff::register_enabled(c, s, Dn::d1, Scm::s3));
-  ff::register_dn(c, s, Dn::d1, Scm::s3);
+  REQUIRE(ff::register_enabled(c, s, Dn::d1, ff::s3));
+  ff::register_dn(c, s, Dn::d1, ff::s3);
   REQUIRE(s == before);  // ServerNotLeaderException: still REGISTER, still running
-  ff::apply_finalize(s, Scm::s3);
-  ff::register_dn(c, s, Dn::d1, Scm::s3);
+  ff::apply_finalize(s, ff::s3);
+  ff::register_dn(c, s, Dn::d1, ff::s3);
   REQUIRE(s.dn[0].ep[2] == EndPointState::HEARTBEAT);
   REQUIRE(s.dn[0].up == Proc::RUNNING);
 }
@@ -137,7 +136,7 @@ TEST_CASE("patched, leader change: the deposed leader fences in 6 steps (brief 7
   // State counts: regression pins, first measured by statecheck.
   REQUIRE(r.stats.distinct == 791);
   REQUIRE(statecheck::value_text(r.violation->trace.back().state) ==
-          "{fin_logged: true, scm_ver: [PRE, FIN, PRE], true_leader: s2, is_leader: {0, 1}, leader_ready: {0}, "
+          "{fin_logged: true, scm_ver: [PRE, FIN, PRE], true_leader: s2, is_leader: {s1, s2}, leader_ready: {s1}, "
           "dn: [{ver: FIN, up: SHUTDOWN, ep: [SHUTDOWN, REGISTER, REGISTER]}], restarts_left: 0, "
           "fenced_by_non_leader: {0}}");
   const auto a = test::check_all_threads(ff::make_spec(cfg(Variant::patched, Scenario::leader_change)),
@@ -155,26 +154,26 @@ TEST_CASE("patched, leader change: the deposed leader fences in 6 steps (brief 7
 TEST_CASE("patched, leader change: the brief's 7-step trace is valid, StepDown closes it", "[finalization-fencing]") {
   const auto c = cfg(Variant::patched, Scenario::leader_change);
   auto s = initial(c);
-  REQUIRE(ff::elect_enabled(s, Scm::s2));
-  ff::elect(s, Scm::s2);
-  REQUIRE(ff::leader_ready_enabled(s, Scm::s2));
-  ff::make_ready(s, Scm::s2);
+  REQUIRE(ff::elect_enabled(s, ff::s2));
+  ff::elect(s, ff::s2);
+  REQUIRE(ff::leader_ready_enabled(s, ff::s2));
+  ff::make_ready(s, ff::s2);
   REQUIRE(ff::finalize_enabled(s));
   ff::finalize(s);
-  REQUIRE(ff::apply_finalize_enabled(s, Scm::s2));
-  ff::apply_finalize(s, Scm::s2);
-  REQUIRE(ff::send_finalize_enabled(c, s, Scm::s2, Dn::d1));
+  REQUIRE(ff::apply_finalize_enabled(s, ff::s2));
+  ff::apply_finalize(s, ff::s2);
+  REQUIRE(ff::send_finalize_enabled(c, s, ff::s2, Dn::d1));
   ff::send_finalize(c, s, Dn::d1);
   REQUIRE(ff::dn_restart_enabled(c, s, Dn::d1));
   ff::dn_restart(c, s, Dn::d1);
   const ff::State window = s;
-  REQUIRE(ff::register_enabled(c, s, Dn::d1, Scm::s1));
-  ff::register_dn(c, s, Dn::d1, Scm::s1);  // s1 still believes it is the ready leader
+  REQUIRE(ff::register_enabled(c, s, Dn::d1, ff::s1));
+  ff::register_dn(c, s, Dn::d1, ff::s1);  // s1 still believes it is the ready leader
   REQUIRE_FALSE(ff::no_finalized_datanode_fenced(c, s));
   s = window;
-  REQUIRE(ff::step_down_enabled(s, Scm::s1));
-  ff::step_down(s, Scm::s1);
-  ff::register_dn(c, s, Dn::d1, Scm::s1);
+  REQUIRE(ff::step_down_enabled(s, ff::s1));
+  ff::step_down(s, ff::s1);
+  ff::register_dn(c, s, Dn::d1, ff::s1);
   REQUIRE(s.dn[0].up == Proc::RUNNING);
   REQUIRE(s.dn[0].ep[0] == EndPointState::REGISTER);  // a retry, until s1 applies FINALIZE
 }
@@ -216,17 +215,17 @@ TEST_CASE("model artefact: a deposed leader that applies FINALIZE keeps sending"
   // finalizes d1, and the true, ready leader s2, not applied yet, fences it (README).
   const auto c = cfg(Variant::patched, Scenario::leader_change);
   auto s = initial(c);
-  ff::elect(s, Scm::s2);
-  ff::make_ready(s, Scm::s2);
+  ff::elect(s, ff::s2);
+  ff::make_ready(s, ff::s2);
   REQUIRE(ff::finalize_enabled(s));
   ff::finalize(s);
-  REQUIRE(ff::apply_finalize_enabled(s, Scm::s1));
-  ff::apply_finalize(s, Scm::s1);
-  REQUIRE(ff::send_finalize_enabled(c, s, Scm::s1, Dn::d1));
+  REQUIRE(ff::apply_finalize_enabled(s, ff::s1));
+  ff::apply_finalize(s, ff::s1);
+  REQUIRE(ff::send_finalize_enabled(c, s, ff::s1, Dn::d1));
   ff::send_finalize(c, s, Dn::d1);
   ff::dn_restart(c, s, Dn::d1);
-  REQUIRE(ff::register_enabled(c, s, Dn::d1, Scm::s2));
-  ff::register_dn(c, s, Dn::d1, Scm::s2);
+  REQUIRE(ff::register_enabled(c, s, Dn::d1, ff::s2));
+  ff::register_dn(c, s, Dn::d1, ff::s2);
   REQUIRE_FALSE(ff::no_finalized_datanode_fenced(c, s));
   REQUIRE(s.fenced_by_non_leader.empty());  // an authoritative rejection
 }

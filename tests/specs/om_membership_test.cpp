@@ -50,10 +50,10 @@ TEST_CASE("om-membership: Ratis acceptance rule (brief 1.4)", "[om-membership]")
   omm::Model m;
   omm::State s;
   omm::initial_state(s, m, 0);  // voters o1, o2, o3
-  omm::Op op;
+  omm::Op op{};  // a reflected struct: {} zeroes it (idle, no lists)
   auto with_voters = [](std::initializer_list<int> ids) {
     omm::Members x;
-    for (int id : ids) x.voters.insert(id);
+    for (int id : ids) x.voters.insert(omm::OmId(id));
     return x;
   };
   SECTION("in progress: rejected") {
@@ -77,7 +77,7 @@ TEST_CASE("om-membership: Ratis acceptance rule (brief 1.4)", "[om-membership]")
   }
   SECTION("a promoted listener counts as new; majority-add skips the check") {
     s.raft = with_voters({0});
-    s.raft.listeners.insert(1);
+    s.raft.listeners.insert(omm::OmId(1));
     op.list = with_voters({0, 1, 2});  // n = 2, k = 1
     REQUIRE(omm::set_configuration(s, m, op) == omm::Reply::rejected);
     m.majority_add = true;

@@ -60,7 +60,7 @@ TEST_CASE("as-is, atomic task: each invariant alone fails at the corrected brief
     REQUIRE(test::labels(r.violation->trace) ==
             Labels{"StartRotation", "Apply(scm=s1)", "Apply(scm=s2)", "PrepTask(scm=s2)", "Apply(scm=s1)",
                    "Crash(scm=s2)", "Restart(scm=s2)", "Apply(scm=s2)", "PrepTask(scm=s2)", "Apply(scm=s1)"});
-    REQUIRE(field(r, "tally") == "{s2#1, s2#2}");
+    REQUIRE(field(r, "tally") == "{{scm: s2, serial: 1}, {scm: s2, serial: 2}}");
     REQUIRE(field(r, "ack_senders") == "{s2}");
   }
   SECTION("CommitOnlyWhenAllPrepared in 13: 3 certificate ids from 2 SCMs, s3 never acts") {
@@ -70,9 +70,14 @@ TEST_CASE("as-is, atomic task: each invariant alone fails at the corrected brief
             Labels{"StartRotation", "Apply(scm=s1)", "Apply(scm=s2)", "PrepTask(scm=s1)", "Apply(scm=s1)",
                    "PrepTask(scm=s2)", "Apply(scm=s1)", "Crash(scm=s2)", "Restart(scm=s2)", "Apply(scm=s2)",
                    "PrepTask(scm=s2)", "Apply(scm=s1)", "CheckAcks"});
-    REQUIRE(field(r, "tally") == "{s1#1, s2#1, s2#2}");
+    REQUIRE(field(r, "tally") == "{{scm: s1, serial: 1}, {scm: s2, serial: 1}, {scm: s2, serial: 2}}");
     REQUIRE(field(r, "prepared_at_decision") == "{s1, s2}");
-    REQUIRE(field(r, "log") == "[prepare, ack(s1#1), ack(s2#1), ack(s2#2), commit, committed]");
+    // log = [prepare, ack s1#1, ack s2#1, ack s2#2, commit, committed]; a record per entry.
+    const std::vector<std::pair<std::string, std::string>> log = {
+        {"log[0].kind", "prepare"}, {"log[1].kind", "ack"},     {"log[1].scm", "s1"},    {"log[1].serial", "1"},
+        {"log[2].scm", "s2"},       {"log[2].serial", "1"},     {"log[3].scm", "s2"},    {"log[3].serial", "2"},
+        {"log[4].kind", "commit"},  {"log[5].kind", "committed"}, {"log[6].kind", "(no field log[6].kind)"}};
+    for (const auto& [path, text] : log) REQUIRE(field(r, path) == text);
     REQUIRE(field(r, "scm[2].applied") == "0");
   }
   SECTION("NoScmFailsCommit in 18: the report's symptom, a follower breaks (15 before the leader's tasks were serialised)") {
@@ -184,7 +189,7 @@ TEST_CASE("residual HDDS-16913: patched, split task, NoScmFailsCommit in 22 unde
                    "Crash(scm=s2)", "Restart(scm=s2)", "Apply(scm=s2)", "Apply(scm=s2)", "Apply(scm=s2)",
                    "Apply(scm=s2)", "PrepBegin(scm=s2)", "Apply(scm=s2)"});
     // Every SCM was counted once and had prepared when the leader decided.
-    REQUIRE(field(r, "tally") == "{s1, s2, s3}");
+    REQUIRE(field(r, "tally") == "{{scm: s1, serial: 0}, {scm: s2, serial: 0}, {scm: s3, serial: 0}}");  // patched: serial 0
     REQUIRE(field(r, "prepared_at_decision") == "{s1, s2, s3}");
     REQUIRE(field(r, "scm[1].sub_ca") == "missing");
     REQUIRE(field(r, "scm[1].sub_ca_next") == "false");

@@ -37,8 +37,8 @@ void require_ok(const statecheck::CheckResult& r, Counts want) {
 }
 
 const std::vector<std::string> five_steps{"LeaderAppend(entry=remove_t1)", "LeaderAppend(entry=other)",
-                                          "FollowerApply(f=0)", "LeaderSnapshotPurge(p=2)",
-                                          "InstallSnapshot(f=0)"};
+                                          "FollowerApply(f=f1)", "LeaderSnapshotPurge(p=2)",
+                                          "InstallSnapshot(f=f1)"};
 
 }  // namespace
 
@@ -51,7 +51,7 @@ TEST_CASE("as-is, purge past a follower: InstallNeverExits fails in 5 steps", "[
     REQUIRE(r.violation->length() == 5);
     REQUIRE(test::labels(r.violation->trace) == five_steps);
     const std::string last = statecheck::value_text(r.violation->trace.back().state);
-    REQUIRE(last.find("deleting: {1}") != std::string::npos);  // t1 still unflushed at the install
+    REQUIRE(last.find("deleting: {t1}") != std::string::npos);  // t1 still unflushed at the install
     REQUIRE(last.find("status: exited") != std::string::npos);
   }
 }
@@ -71,7 +71,7 @@ TEST_CASE("as-is, purge: 5 steps also with two followers, two ids, crashes and n
     // remove_t2 is enumerated before other, so it fills the second slot.
     REQUIRE(test::labels(r.violation->trace) ==
             std::vector<std::string>{"LeaderAppend(entry=remove_t1)", "LeaderAppend(entry=remove_t2)",
-                                     "FollowerApply(f=0)", "LeaderSnapshotPurge(p=2)", "InstallSnapshot(f=0)"});
+                                     "FollowerApply(f=f1)", "LeaderSnapshotPurge(p=2)", "InstallSnapshot(f=f1)"});
   }
 }
 
@@ -133,8 +133,8 @@ TEST_CASE("split install (HDDS-16928 window): 6 steps as-is; the patch holds wit
   REQUIRE(r.outcome == Outcome::violation);
   REQUIRE(r.violation->property == "InstallNeverExits");
   REQUIRE(test::labels(r.violation->trace) ==
-          std::vector<std::string>{"LeaderAppend(entry=remove_t1)", "LeaderAppend(entry=other)", "FollowerApply(f=0)",
-                                   "LeaderSnapshotPurge(p=2)", "RatisInstallAck(f=0)", "Reinitialize(f=0)"});
+          std::vector<std::string>{"LeaderAppend(entry=remove_t1)", "LeaderAppend(entry=other)", "FollowerApply(f=f1)",
+                                   "LeaderSnapshotPurge(p=2)", "RatisInstallAck(f=f1)", "Reinitialize(f=f1)"});
   c.variant = si::Variant::patched;
   // State counts: regression pins, first measured by statecheck.
   require_ok(test::check_all_threads(si::make_spec(c)), {473, 1299, 11});
@@ -151,7 +151,7 @@ TEST_CASE("split install with a crash: NoLogGap fails in 4 steps in both variant
     REQUIRE(r.violation->property == "NoLogGap");
     REQUIRE(test::labels(r.violation->trace) ==
             std::vector<std::string>{"LeaderAppend(entry=remove_t1)", "LeaderSnapshotPurge(p=1)",
-                                     "RatisInstallAck(f=0)", "CrashRestart(f=0)"});
+                                     "RatisInstallAck(f=f1)", "CrashRestart(f=f1)"});
   }
   // Default purge: a follower falls behind only through a crash, so it takes a
   // second crash inside the window.
@@ -165,6 +165,6 @@ TEST_CASE("split install with a crash: NoLogGap fails in 4 steps in both variant
   REQUIRE(r.outcome == Outcome::violation);
   REQUIRE(r.violation->property == "NoLogGap");
   REQUIRE(test::labels(r.violation->trace) ==
-          std::vector<std::string>{"LeaderAppend(entry=remove_t1)", "FollowerApply(f=0)", "LeaderSnapshotPurge(p=1)",
-                                   "CrashRestart(f=0)", "RatisInstallAck(f=0)", "CrashRestart(f=0)"});
+          std::vector<std::string>{"LeaderAppend(entry=remove_t1)", "FollowerApply(f=f1)", "LeaderSnapshotPurge(p=1)",
+                                   "CrashRestart(f=f1)", "RatisInstallAck(f=f1)", "CrashRestart(f=f1)"});
 }

@@ -30,7 +30,7 @@ sd::Config make(sd::Variant v, sd::Scenario sc = sd::Scenario::base) {
   return c;
 }
 
-/// The printed value of one field of a trace state, e.g. "c.C1.has".
+/// The printed value of one field of a trace state, e.g. "c[0].has" (C1's replicas).
 std::string field(const statecheck::TraceStep& step, const std::string& path) {
   for (const auto& f : statecheck::flatten(step.state))
     if (f.path == path) return f.text;
@@ -55,10 +55,13 @@ TEST_CASE("as-is: the resent DELETE wipes the moved replica, NoUntrackedDelete f
           concat(late_report, {"BalancerMove(c=C1, src=d2, tgt=d1)", "DnDispatch(dn=d1)", "DnDispatch(dn=d1)",
                                "DnImport(c=C1, dn=d1)", "DnRunDelete(dn=d1, id=2)"}));
   const auto& trace = r.violation->trace;
-  REQUIRE(field(trace[5], "c.C1.pend_del") == "{}");            // the late report completed the op
-  REQUIRE(field(trace[5], "dn.d1.cmds") == "[DEL#2]");          // while the resent copy is still queued
-  REQUIRE(field(trace[7], "dn.d1.del_q") == "[DEL#2(absent)]");
-  REQUIRE(field(trace[10], "c.C1.has") == "{d2, d3, d4}");
+  REQUIRE(field(trace[5], "c[0].pend_del") == "{}");            // the late report completed the op
+  // while the resent copy (DEL#2) is still queued
+  REQUIRE(field(trace[5], "dn[0].cmds.size") == "1");
+  REQUIRE(field(trace[5], "dn[0].cmds[0].id") == "2");
+  REQUIRE(field(trace[5], "dn[0].cmds[0].expired") == "false");
+  REQUIRE(field(trace[7], "dn[0].del_q") == "{{id: 2, c: C1, expired: false, present: false}}");
+  REQUIRE(field(trace[10], "c[0].has") == "{d2, d3, d4}");
 }
 
 TEST_CASE("as-is: the move completes with 2 replicas, MoveCompletedImpliesReplicated fails in 14", "[stale-delete]") {
@@ -69,8 +72,8 @@ TEST_CASE("as-is: the move completes with 2 replicas, MoveCompletedImpliesReplic
                                "DnImport(c=C1, dn=d1)", "ScmReport(dn=d1)", "DnDispatch(dn=d2)",
                                "DnRunDelete(dn=d1, id=2)", "DnRunDelete(dn=d2, id=3)", "ScmReport(dn=d2)"}));
   const auto& last = r.violation->trace.back();
-  REQUIRE(field(last, "c.C1.result") == "completed");
-  REQUIRE(field(last, "c.C1.has") == "{d3, d4}");
+  REQUIRE(field(last, "c[0].result") == "completed");
+  REQUIRE(field(last, "c[0].has") == "{d3, d4}");
   REQUIRE(field(last, "untracked_delete") == "true");
 }
 
@@ -105,7 +108,7 @@ TEST_CASE("residual, patched: a volume failure under a queued DELETE, NoUntracke
           Labels{"RMDelete(c=C1, dn=d1)", "DnDispatch(dn=d1)", "VolumeFailure(c=C1, dn=d1)", "ScmReport(dn=d1)",
                  "BalancerMove(c=C1, src=d2, tgt=d1)", "DnDispatch(dn=d1)", "DnImport(c=C1, dn=d1)",
                  "DnRunDelete(dn=d1, id=1)"});
-  REQUIRE(field(r.violation->trace[2], "dn.d1.del_q") == "[DEL#1(present)]");
+  REQUIRE(field(r.violation->trace[2], "dn[0].del_q") == "{{id: 1, c: C1, expired: false, present: true}}");
 
   // Brief section 7: the shortest MoveCompletedImpliesReplicated trace is a
   // clean move followed by a plain volume failure of the target.
@@ -126,7 +129,7 @@ TEST_CASE("residual, patched: a REPL overtaking the resent DELETE, NoUntrackedDe
   REQUIRE(test::labels(r.violation->trace) ==
           concat(late_report, {"BalancerMove(c=C1, src=d2, tgt=d1)", "DnDispatchOutOfOrder(dn=d1, pos=1)",
                                "DnImport(c=C1, dn=d1)", "DnDispatch(dn=d1)", "DnRunDelete(dn=d1, id=2)"}));
-  REQUIRE(field(r.violation->trace[9], "dn.d1.del_q") == "[DEL#2(present)]");
+  REQUIRE(field(r.violation->trace[9], "dn[0].del_q") == "{{id: 2, c: C1, expired: false, present: true}}");
   auto c = make(sd::Variant::patched);
   c.fifo = false;
   test::require_same(r, test::check_all_threads(sd::make_spec(c)));
@@ -149,5 +152,5 @@ TEST_CASE("as-is, a second resend: the move's source DELETE is resent at RF with
   const auto r = test::check_all_threads(sd::make_spec(c), only("ResendOnlyIfStillOverReplicated"));
   require_violation(r, "ResendOnlyIfStillOverReplicated", 13);
   REQUIRE(test::labels(r.violation->trace).back() == "ExpireDelete(c=C1, dn=d2)");
-  REQUIRE(field(r.violation->trace.back(), "c.C1.scm") == "{d2, d3, d4}");
+  REQUIRE(field(r.violation->trace.back(), "c[0].scm") == "{d2, d3, d4}");
 }

@@ -11,7 +11,7 @@ namespace specs::hdds::finalization_fencing {
 
 inline auto make_spec(const Config& c) {
   namespace sc = statecheck;
-  const auto scm = sc::param<Scm>("scm");
+  const auto scm = sc::ids<Scm>("scm", scms);
   const auto dn = sc::param("dn", datanode_ids(c, true));
   const auto restartable = sc::param("dn", datanode_ids(c, false));  // dx is new; it never restarts
   const bool lc = c.scenario == Scenario::leader_change;
@@ -21,28 +21,28 @@ inline auto make_spec(const Config& c) {
       sc::actions(
           sc::action("Finalize", [](const State& s) { return finalize_enabled(s); }, [](State& s) { finalize(s); }),
           sc::action(
-              "ApplyFinalize", scm, [](const State& s, Scm m) { return apply_finalize_enabled(s, m); },
-              [](State& s, Scm m) { apply_finalize(s, m); }),
+              "ApplyFinalize", scm, [](const State& s, ScmId m) { return apply_finalize_enabled(s, m); },
+              [](State& s, ScmId m) { apply_finalize(s, m); }),
           sc::action(
               "SendFinalizeToDn", scm, dn,
-              [c](const State& s, Scm m, Dn d) { return send_finalize_enabled(c, s, m, d); },
-              [c](State& s, Scm, Dn d) { send_finalize(c, s, d); }),
+              [c](const State& s, ScmId m, Dn d) { return send_finalize_enabled(c, s, m, d); },
+              [c](State& s, ScmId, Dn d) { send_finalize(c, s, d); }),
           sc::action(
               "DnRestart", restartable, [c](const State& s, Dn d) { return dn_restart_enabled(c, s, d); },
               [c](State& s, Dn d) { dn_restart(c, s, d); }),
           sc::action(
-              "Register", dn, scm, [c](const State& s, Dn d, Scm m) { return register_enabled(c, s, d, m); },
-              [c](State& s, Dn d, Scm m) { register_dn(c, s, d, m); }),
+              "Register", dn, scm, [c](const State& s, Dn d, ScmId m) { return register_enabled(c, s, d, m); },
+              [c](State& s, Dn d, ScmId m) { register_dn(c, s, d, m); }),
           // Leader change exists only in scenario=leader-change.
           sc::when(lc, sc::action(
-              "ElectLeader", scm, [](const State& s, Scm m) { return elect_enabled(s, m); },
-              [](State& s, Scm m) { elect(s, m); })),
+              "ElectLeader", scm, [](const State& s, ScmId m) { return elect_enabled(s, m); },
+              [](State& s, ScmId m) { elect(s, m); })),
           sc::when(lc, sc::action(
-              "LeaderReady", scm, [](const State& s, Scm m) { return leader_ready_enabled(s, m); },
-              [](State& s, Scm m) { make_ready(s, m); })),
+              "LeaderReady", scm, [](const State& s, ScmId m) { return leader_ready_enabled(s, m); },
+              [](State& s, ScmId m) { make_ready(s, m); })),
           sc::when(lc, sc::action(
-              "StepDown", scm, [](const State& s, Scm m) { return step_down_enabled(s, m); },
-              [](State& s, Scm m) { step_down(s, m); }))),
+              "StepDown", scm, [](const State& s, ScmId m) { return step_down_enabled(s, m); },
+              [](State& s, ScmId m) { step_down(s, m); }))),
       sc::invariants(
           sc::invariant("NoFinalizedDatanodeFenced", [c](const State& s) { return no_finalized_datanode_fenced(c, s); }),
           // Section 7 wording: the rejecting SCM is the true leader and ready (not "has

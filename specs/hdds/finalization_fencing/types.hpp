@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string_view>
 #include <statecheck/statecheck.hpp>
 
 namespace specs::hdds::finalization_fencing {
@@ -11,7 +12,16 @@ inline constexpr int scms = 3;           // s1 (initial leader), s2, s3
 inline constexpr int max_datanodes = 3;  // d1..d3, plus the control datanode dx
 inline constexpr int max_restarts = 6;
 
-STATECHECK_ENUM(Scm, s1, s2, s3);
+/// SCMs, printed s1, s2, s3; s1 is the initial leader.
+struct Scm {
+  static constexpr std::string_view prefix = "s";
+};
+using ScmId = statecheck::id<Scm>;
+inline constexpr ScmId s1{0};
+inline constexpr ScmId s2{1};
+inline constexpr ScmId s3{2};
+// Datanodes stay an enum: the control datanode dx is not one of d1..dn (a
+// named id would print it as the next dn), and it sits right after them.
 STATECHECK_ENUM(Dn, d1, d2, d3, dx);
 STATECHECK_ENUM(Ver, PRE, FIN);                           // apparent (metadata layout) version
 STATECHECK_ENUM(Proc, RUNNING, SHUTDOWN);                 // datanode process
@@ -19,7 +29,6 @@ STATECHECK_ENUM(EndPointState, HEARTBEAT, REGISTER, SHUTDOWN);  // Ozone's EndPo
 STATECHECK_ENUM(Variant, as_is, patched);
 STATECHECK_ENUM(Scenario, fixed_leader, leader_change);
 
-inline int idx(Scm s) { return static_cast<int>(s); }
 inline int idx(Dn d) { return static_cast<int>(d); }
 
 /// One datanode: its apparent version, its process and its endpoint state at each SCM.
@@ -27,18 +36,18 @@ struct DnState {
   BOOST_HANA_DEFINE_STRUCT(DnState,
       (Ver, ver),
       (Proc, up),
-      (std::array<EndPointState, scms>, ep));
+      (std::array<EndPointState, scms>, ep));  // symmetry: id_array<Scm, EndPointState, scms>
   friend bool operator==(const DnState&, const DnState&) = default;
 };
 
 struct State {
   BOOST_HANA_DEFINE_STRUCT(State,
       (bool, fin_logged),                        // FINALIZE committed by the true leader
-      (std::array<Ver, scms>, scm_ver),          // raised when the SCM applies FINALIZE
-      (Scm, true_leader),                        // Raft leader of the newest term
-      (statecheck::id_set<scms>, is_leader),     // what each SCM's own context believes
-      (statecheck::id_set<scms>, leader_ready),
-      (statecheck::bounded_vec<DnState, max_datanodes + 1>, dn),  // d1..dn, then dx if enabled
+      (std::array<Ver, scms>, scm_ver),          // raised when the SCM applies FINALIZE; symmetry: id_array<Scm, Ver, scms>
+      (ScmId, true_leader),                      // Raft leader of the newest term
+      (statecheck::id_set<scms, Scm>, is_leader),  // what each SCM's own context believes
+      (statecheck::id_set<scms, Scm>, leader_ready),
+      (statecheck::bounded_vec<DnState, max_datanodes + 1>, dn),  // d1..dn, then dx if enabled; symmetry: id_array over d1..dn only
       (std::uint8_t, restarts_left),             // shared budget of datanode restarts
       // Ghost, read only by ShutdownOnlyFromAuthoritativeLeader: datanodes shut down by
       // an SCM that was not the true, ready leader when it rejected them.

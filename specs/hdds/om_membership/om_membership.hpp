@@ -18,42 +18,41 @@ inline bool quiescent(const State& s) {
 
 inline auto make_spec(const Config& c) {
   const Model m = resolve(c);
-  std::vector<Om> others, joiners;  // every OM but the leader; the joining OMs
-  for (int x = leader + 1; x < m.oms(); ++x) others.push_back(om_of(x));
-  for (int x = m.voters; x < m.oms(); ++x) joiners.push_back(om_of(x));
+  std::vector<OmId> others, joiners;  // every OM but the leader; the joining OMs
+  for (int x = leader.index() + 1; x < m.oms(); ++x) others.push_back(OmId(x));
+  for (int x = m.voters; x < m.oms(); ++x) joiners.push_back(OmId(x));
   Oms initial;
-  for (int x = 0; x < m.voters; ++x) initial.insert(x);
+  for (int x = 0; x < m.voters; ++x) initial.insert(OmId(x));
   // One client: each request is one atomic step. Two: Build, then Submit.
   // The other kind of action is left out with when() (an empty parameter
   // list is refused: it used to drop an action silently).
   const bool atomic = m.clients == 1;
-  const auto atomic_client = statecheck::param<Client>("c", std::vector<Client>{Client::c1});
-  const auto split_client = statecheck::param<Client>("c", std::vector<Client>{Client::c1, Client::c2});
-  const auto target = statecheck::param<Om>("om", others);
-  const auto joiner = statecheck::param<Om>("om", joiners);
+  const auto atomic_client = statecheck::ids<Client>("c", 1);
+  const auto split_client = statecheck::ids<Client>("c", max_clients);
+  const auto target = statecheck::param("om", others);
+  const auto joiner = statecheck::param("om", joiners);
   // --force only matters when the config check would fail, so it is offered
   // only then: with the check passing, a forced bootstrap is the same step.
   const auto forced = statecheck::param<bool>("forced", m.forced ? std::vector{false, true} : std::vector{false});
 
-  const auto can_bootstrap = [](const State& s, Client cl, Om om, bool force) {
-    const int j = id_of(om);
+  const auto can_bootstrap = [](const State& s, ClientId cl, OmId j, bool force) {
     return s.op.at(cl).phase == Phase::idle && s.ops_left > 0 && s.raft.role(j) == Role::none &&
            force != others_know(s, j);
   };
-  const auto can_request = [](const State& s, Client cl, Om) {
+  const auto can_request = [](const State& s, ClientId cl, OmId) {
     return s.op.at(cl).phase == Phase::idle && s.ops_left > 0;
   };
   // Both return false when the request ends at once with a failure reply.
-  const auto build_bootstrap_op = [m](State& s, Client cl, Om om) {
+  const auto build_bootstrap_op = [m](State& s, ClientId cl, OmId om) {
     --s.ops_left;
-    if (names_twice(s, m, id_of(om))) return false;
-    s.op.at(cl) = build_bootstrap(s, m, id_of(om));
+    if (names_twice(s, m, om)) return false;
+    s.op.at(cl) = build_bootstrap(s, m, om);
     return true;
   };
-  const auto build_decommission_op = [m](State& s, Client cl, Om om) {
+  const auto build_decommission_op = [m](State& s, ClientId cl, OmId om) {
     --s.ops_left;
-    if (!admit_decommission(s, m, id_of(om))) return false;
-    s.op.at(cl) = build_decommission(s, m, id_of(om));
+    if (!admit_decommission(s, m, om)) return false;
+    s.op.at(cl) = build_decommission(s, m, om);
     return true;
   };
 
@@ -63,25 +62,25 @@ inline auto make_spec(const Config& c) {
                        [m](State& s, int combo) { initial_state(s, m, combo); }),
       statecheck::actions(
           statecheck::when(atomic, statecheck::action("Bootstrap", atomic_client, target, forced, can_bootstrap,
-                                                      [=](State& s, Client cl, Om om, bool) {
+                                                      [=](State& s, ClientId cl, OmId om, bool) {
                                                         if (build_bootstrap_op(s, cl, om)) submit(s, m, cl);
                                                       })),
           statecheck::when(atomic, statecheck::action("Decommission", atomic_client, target, can_request,
-                                                      [=](State& s, Client cl, Om om) {
+                                                      [=](State& s, ClientId cl, OmId om) {
                                                         if (build_decommission_op(s, cl, om)) submit(s, m, cl);
                                                       })),
           statecheck::when(!atomic, statecheck::action("BuildBootstrap", split_client, target, forced, can_bootstrap,
-                                                       [=](State& s, Client cl, Om om, bool) {
+                                                       [=](State& s, ClientId cl, OmId om, bool) {
                                                          build_bootstrap_op(s, cl, om);
                                                        })),
           statecheck::when(!atomic, statecheck::action("BuildDecommission", split_client, target, can_request,
-                                                       [=](State& s, Client cl, Om om) {
+                                                       [=](State& s, ClientId cl, OmId om) {
                                                          build_decommission_op(s, cl, om);
                                                        })),
           statecheck::when(!atomic, statecheck::action(
                                         "Submit", split_client,
-                                        [](const State& s, Client cl) { return s.op.at(cl).phase == Phase::built; },
-                                        [m](State& s, Client cl) { submit(s, m, cl); })),
+                                        [](const State& s, ClientId cl) { return s.op.at(cl).phase == Phase::built; },
+                                        [m](State& s, ClientId cl) { submit(s, m, cl); })),
           statecheck::action(
               "CommitConf", [](const State& s) { return !s.committed; },
               [m](State& s) { commit_conf(s, m); }),
@@ -89,13 +88,11 @@ inline auto make_spec(const Config& c) {
               "ApplyConf", [](const State& s) { return !s.apply_q.empty(); }, [](State& s) { apply_conf(s); }),
           statecheck::when(!joiners.empty(), statecheck::action(
               "FixConfig", joiner,
-              [m](const State& s, Om om) {
-                const int x = id_of(om);
+              [m](const State& s, OmId x) {
                 return m.fix_config && !(s.leader_knows.contains(x) &&
                                          s.leader_listener.contains(x) == s.self_listener.contains(x));
               },
-              [](State& s, Om om) {
-                const int x = id_of(om);
+              [](State& s, OmId x) {
                 s.leader_knows.insert(x);
                 if (s.self_listener.contains(x)) s.leader_listener.insert(x);
                 else s.leader_listener.erase(x);

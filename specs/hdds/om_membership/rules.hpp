@@ -13,13 +13,13 @@ inline int fact_combinations(const Model& m) { return m.facts == Facts::any ? 1 
 /// raftConf = peerMap = requested = the initial voters; `combo` picks the
 /// joiners' config facts when they are chosen at init.
 inline void initial_state(State& s, const Model& m, int combo) {
-  for (int x = 0; x < m.voters; ++x) s.raft.voters.insert(x);
+  for (int x = 0; x < m.voters; ++x) s.raft.voters.insert(OmId(x));
   s.peers = s.requested = s.raft;
   s.committed = true;
   s.ops_left = static_cast<std::uint8_t>(m.max_ops);
-  for (int x = 0; x < m.oms(); ++x) s.leader_knows.insert(x);
+  for (int x = 0; x < m.oms(); ++x) s.leader_knows.insert(OmId(x));
   if (m.joiners == 0) return;
-  const int first = m.voters;
+  const OmId first(m.voters);
   switch (m.facts) {
     case Facts::scenario:
     case Facts::consistent: break;
@@ -32,7 +32,7 @@ inline void initial_state(State& s, const Model& m, int combo) {
     case Facts::unknown: s.leader_knows.erase(first); break;
     case Facts::any:
       for (int i = 0; i < m.joiners; ++i) {
-        const int x = m.voters + i;
+        const OmId x(m.voters + i);
         const int bits = combo >> (3 * i);
         if ((bits & 1) == 0) s.leader_knows.erase(x);
         if ((bits & 2) != 0) s.leader_listener.insert(x);
@@ -45,12 +45,12 @@ inline void initial_state(State& s, const Model& m, int combo) {
 /// othersKnow[j]: every running OM's config names j. The leader is one of them
 /// and FixConfig corrects them all, so this is the leader's own fact; a joiner
 /// that only the leader knows behaves like one that all know, under --force.
-inline bool others_know(const State& s, int j) { return s.leader_knows.contains(j); }
+inline bool others_know(const State& s, OmId j) { return s.leader_knows.contains(j); }
 
 /// The operator was told success: update the ghosts (CommitConf, or Ratis's
 /// no-change shortcut).
 inline void reply_success(State& s, const Op& op) {
-  const int x = id_of(op.node);
+  const OmId x = op.node;
   if (op.kind == Kind::bootstrap) {
     s.requested.set(x, op.role);
     s.acked_removed.erase(x);
@@ -62,11 +62,11 @@ inline void reply_success(State& s, const Op& op) {
 
 /// Bootstrap of j: the role is the joining OM's own listener setting; the
 /// other members come from the peer map (as-is) or from raftConf (patched).
-inline Op build_bootstrap(const State& s, const Model& m, int j) {
-  Op op;
+inline Op build_bootstrap(const State& s, const Model& m, OmId j) {
+  Op op{};
   op.phase = Phase::built;
   op.kind = Kind::bootstrap;
-  op.node = om_of(j);
+  op.node = j;
   op.role = s.self_listener.contains(j) ? Role::listener : Role::voter;
   op.list = m.from_raft() ? s.raft : s.peers;
   op.list.set(j, op.role);
@@ -76,24 +76,24 @@ inline Op build_bootstrap(const State& s, const Model& m, int j) {
 
 /// As-is only: a peer map that still holds j (its removal not yet applied)
 /// names j twice in the request, which Ratis refuses ("Found duplicated ids").
-inline bool names_twice(const State& s, const Model& m, int j) {
+inline bool names_twice(const State& s, const Model& m, OmId j) {
   return !m.from_raft() && s.peers.role(j) != Role::none;
 }
 
 /// The decommission handler's membership check; false: refused, the request
 /// ends. As-is looks d up in the peer map, the patch in raftConf.
-inline bool admit_decommission(State& s, const Model& m, int d) {
+inline bool admit_decommission(State& s, const Model& m, OmId d) {
   if (m.from_raft()) return s.raft.role(d) != Role::none;
   if (s.peers.role(d) != Role::none) return true;
   if (s.raft.role(d) != Role::none) s.spurious_refusal = true;  // "not present in the OM peer list"
   return false;
 }
 
-inline Op build_decommission(const State& s, const Model& m, int d) {
-  Op op;
+inline Op build_decommission(const State& s, const Model& m, OmId d) {
+  Op op{};
   op.phase = Phase::built;
   op.kind = Kind::decommission;
-  op.node = om_of(d);
+  op.node = d;
   op.list = m.from_raft() ? s.raft : s.peers;
   op.list.set(d, Role::none);
   if (m.cas()) op.expected = s.raft;
@@ -119,7 +119,7 @@ inline Reply set_configuration(State& s, const Model& m, const Op& op) {
 }
 
 /// Submits client c's built request and handles Ratis's immediate answer.
-inline void submit(State& s, const Model& m, Client c) {
+inline void submit(State& s, const Model& m, ClientId c) {
   Op& op = s.op.at(c);
   switch (set_configuration(s, m, op)) {
     case Reply::rejected: op = Op{}; break;
@@ -140,7 +140,8 @@ inline void submit(State& s, const Model& m, Client c) {
 /// config, and a node without an address there is skipped (HDDS-8872).
 inline void apply_conf(State& s) {
   const Oms ids = s.apply_q.front();
-  for (int x = 0; x < max_oms; ++x) {
+  for (int i = 0; i < max_oms; ++i) {
+    const OmId x(i);
     if (x == leader) continue;
     const bool present = s.peers.role(x) != Role::none;
     if (ids.contains(x) && !present && s.leader_knows.contains(x))
@@ -156,7 +157,8 @@ inline void apply_conf(State& s) {
 inline void commit_conf(State& s, const Model& m) {
   s.committed = true;
   s.apply_q.push_back(s.raft.ids());
-  for (Client c : {Client::c1, Client::c2}) {
+  for (int i = 0; i < max_clients; ++i) {
+    const ClientId c(i);
     Op& op = s.op.at(c);
     if (op.phase != Phase::waiting) continue;
     reply_success(s, op);

@@ -14,7 +14,7 @@ namespace specs::hdds::root_ca_rotation {
 
 /// The prepare task's last half: sub-ca-next written, a certificate with a
 /// new serial issued, the ack appended to the log (commits on append).
-inline void finish_prepare(State& st, int s) {
+inline void finish_prepare(State& st, ScmId s) {
   ScmView& v = st.scm[s];
   v.sub_ca_next = true;
   ++v.issued;
@@ -26,7 +26,7 @@ inline void finish_prepare(State& st, int s) {
 
 /// A task that finds the root already rotated only re-acks with the current
 /// certificate (BRIEFS 2.4); by then the leader no longer counts acks.
-inline void reack(State& st, int s) {
+inline void reack(State& st, ScmId s) {
   st.log.push_back(Entry::make(EntryKind::ack, s, st.scm[s].issued));
   st.scm[s].cert_id = true;
   st.scm[s].task = Task::none;
@@ -73,9 +73,9 @@ inline void apply_commit(ScmView& v) {
 /// own prepare task has finished and acked.
 /// The next entry s applies is a COMMIT that rotationCommit will act on, and
 /// sub-ca-next is there, so its first move (sub-ca to sub-ca-previous) succeeds.
-inline bool commit_moves_next(const State& st, int s) {
+inline bool commit_moves_next(const State& st, ScmId s) {
   const ScmView& v = st.scm[s];
-  return v.up && v.applied < st.log.size() && st.log[v.applied].kind() == EntryKind::commit &&
+  return v.up && v.applied < st.log.size() && st.log[v.applied].kind == EntryKind::commit &&
          !v.rotated && v.sub_ca_next;
 }
 
@@ -84,10 +84,10 @@ inline bool leader_task_ran(const State& st) {
   return v.up && v.applied >= 1 && v.task == Task::none;
 }
 
-inline void apply_entry(State& st, int s, Variant variant) {
+inline void apply_entry(State& st, ScmId s, Variant variant) {
   ScmView& v = st.scm[s];
   const Entry e = st.log[v.applied];
-  switch (e.kind()) {
+  switch (e.kind) {
     case EntryKind::prepare:
       // shouldSkipRootCert compares the in-memory root only.
       if (v.rotated) break;
@@ -102,8 +102,8 @@ inline void apply_entry(State& st, int s, Variant variant) {
     case EntryKind::ack:
       // Only the leader's running manager counts, and only while waiting.
       if (s != leader || st.rot != Rot::waiting) break;
-      st.tally.insert(e.scm(), variant == Variant::as_is ? e.serial() : 0);
-      st.ack_senders.insert(e.scm());
+      st.tally.insert(CertId{e.scm, variant == Variant::as_is ? e.serial : std::uint8_t{0}});
+      st.ack_senders.insert(e.scm);
       ++st.acks_tallied;
       break;
     case EntryKind::commit:
@@ -121,13 +121,9 @@ inline void apply_entry(State& st, int s, Variant variant) {
 inline auto make_spec(const Config& c) {
   const int n = c.scms;
   const bool split = c.scenario == Scenario::split_task;
-  std::vector<Scm> ids;
-  std::vector<Scm> followers;
-  for (int i = 0; i < n; ++i) {
-    ids.push_back(static_cast<Scm>(i));
-    if (i != leader) followers.push_back(static_cast<Scm>(i));
-  }
-  const auto scm = statecheck::param("scm", ids);
+  std::vector<ScmId> followers;
+  for (int i = 1; i < n; ++i) followers.push_back(ScmId(i));  // s1 is the leader
+  const auto scm = statecheck::ids<Scm>("scm", n);
   const auto follower = statecheck::param("scm", followers);
 
   return statecheck::spec<State>(
@@ -153,33 +149,33 @@ inline auto make_spec(const Config& c) {
               }),
           statecheck::action(
               "Apply", scm,
-              [](const State& st, Scm s) {
-                const ScmView& v = st.scm[idx(s)];
+              [](const State& st, ScmId s) {
+                const ScmView& v = st.scm[s];
                 return v.up && v.applied < st.log.size();
               },
-              [c](State& st, Scm s) { apply_entry(st, idx(s), c.variant); }),
+              [c](State& st, ScmId s) { apply_entry(st, s, c.variant); }),
           // Atomic task (scenario=atomic-task) or split in two (split-task); when() keeps one.
           statecheck::when(!split, statecheck::action(
               "PrepTask", scm,
-              [](const State& st, Scm s) {
-                const ScmView& v = st.scm[idx(s)];
+              [](const State& st, ScmId s) {
+                const ScmView& v = st.scm[s];
                 return v.up && v.task == Task::pending;
               },
-              [](State& st, Scm s) {
-                if (st.scm[idx(s)].rotated) reack(st, idx(s));
-                else finish_prepare(st, idx(s));
+              [](State& st, ScmId s) {
+                if (st.scm[s].rotated) reack(st, s);
+                else finish_prepare(st, s);
               })),
           // Split task: the task deletes scm/sub-ca-next before it regenerates it.
           statecheck::when(split, statecheck::action(
               "PrepBegin", scm,
-              [](const State& st, Scm s) {
-                const ScmView& v = st.scm[idx(s)];
+              [](const State& st, ScmId s) {
+                const ScmView& v = st.scm[s];
                 return v.up && v.task == Task::pending;
               },
-              [](State& st, Scm s) {
-                ScmView& v = st.scm[idx(s)];
+              [](State& st, ScmId s) {
+                ScmView& v = st.scm[s];
                 if (v.rotated) {
-                  reack(st, idx(s));
+                  reack(st, s);
                   return;
                 }
                 v.sub_ca_next = false;
@@ -187,11 +183,11 @@ inline auto make_spec(const Config& c) {
               })),
           statecheck::when(split, statecheck::action(
               "PrepEnd", scm,
-              [](const State& st, Scm s) {
-                const ScmView& v = st.scm[idx(s)];
+              [](const State& st, ScmId s) {
+                const ScmView& v = st.scm[s];
                 return v.up && v.task == Task::running;
               },
-              [](State& st, Scm s) { finish_prepare(st, idx(s)); })),
+              [](State& st, ScmId s) { finish_prepare(st, s); })),
           // WaitSubCARotationPrepareAckTask: exact equality with the peer count.
           statecheck::action(
               "CheckAcks",
@@ -213,42 +209,42 @@ inline auto make_spec(const Config& c) {
           // flushes no crash can roll back to: the leader's, and any after the last crash.
           statecheck::action(
               "Flush", scm,
-              [c](const State& st, Scm s) {
-                const ScmView& v = st.scm[idx(s)];
-                if (c.flush == FlushRule::observable && (idx(s) == leader || st.crashes_left == 0)) return false;
+              [c](const State& st, ScmId s) {
+                const ScmView& v = st.scm[s];
+                if (c.flush == FlushRule::observable && (s == leader || st.crashes_left == 0)) return false;
                 return v.up && v.flushed < v.applied;
               },
-              [](State& st, Scm s) {
-                ScmView& v = st.scm[idx(s)];
+              [](State& st, ScmId s) {
+                ScmView& v = st.scm[s];
                 v.flushed = v.applied;
               }),
           // Faults: a follower is killed; memory is lost, disk survives.
           statecheck::action(
               "Crash", follower,
-              [](const State& st, Scm s) { return st.scm[idx(s)].up && st.crashes_left > 0; },
-              [](State& st, Scm s) {
-                lose_memory(st.scm[idx(s)]);
+              [](const State& st, ScmId s) { return st.scm[s].up && st.crashes_left > 0; },
+              [](State& st, ScmId s) {
+                lose_memory(st.scm[s]);
                 --st.crashes_left;
               }),
           // commit-crash: killed after rotationCommit moved sub-ca to
           // sub-ca-previous and before it moved sub-ca-next to sub-ca.
           statecheck::when(c.commit_crash, statecheck::action(
               "CrashMidCommit", follower,
-              [](const State& st, Scm s) { return st.crashes_left > 0 && commit_moves_next(st, idx(s)); },
-              [](State& st, Scm s) {
-                ScmView& v = st.scm[idx(s)];
+              [](const State& st, ScmId s) { return st.crashes_left > 0 && commit_moves_next(st, s); },
+              [](State& st, ScmId s) {
+                ScmView& v = st.scm[s];
                 v.sub_ca = SubCa::moved_out;
                 lose_memory(v);
                 --st.crashes_left;
               })),
           statecheck::action(
               "Restart", follower,
-              [](const State& st, Scm s) {
-                const ScmView& v = st.scm[idx(s)];
+              [](const State& st, ScmId s) {
+                const ScmView& v = st.scm[s];
                 return !v.up && v.sub_ca != SubCa::missing && v.sub_ca != SubCa::moved_out;
               },
-              [c](State& st, Scm s) {
-                ScmView& v = st.scm[idx(s)];
+              [c](State& st, ScmId s) {
+                ScmView& v = st.scm[s];
                 v.up = true;
                 // from-disk: the loaded sub-CA chain already has the new root
                 // once COMMIT was applied (see README.md, "Restart rule").

@@ -12,7 +12,7 @@
 namespace specs::hdds::snapshot_install {
 
 inline bool is_remove(Entry e) { return e != Entry::other; }
-inline int txid_of(Entry e) { return static_cast<int>(e) + 1; }  // remove_t1 -> 1
+inline TxId txid_of(Entry e) { return TxId(static_cast<int>(e)); }  // remove_t1 -> t1
 
 /// The state machine side of an install (SCMHAManagerImpl.installCheckpoint):
 /// the patched code flushes, then the store is stopped, the DB swapped and the
@@ -40,9 +40,8 @@ inline auto make_spec(const Config& c) {
   for (int t = 0; t < c.txids; ++t) kinds.push_back(static_cast<Entry>(t));
   kinds.push_back(Entry::other);
   const auto entry = statecheck::param("entry", std::move(kinds));
-  const auto fol = statecheck::param("f", 0, c.followers - 1);
+  const auto fol = statecheck::ids<Fol>("f", c.followers);
   const auto upto = statecheck::param("p", 1, c.max_log);
-  const auto at = [](int i) { return static_cast<std::size_t>(i); };
 
   return statecheck::spec<State>(
       "snapshot-install",
@@ -61,12 +60,12 @@ inline auto make_spec(const Config& c) {
           // be in the leader's log.
           statecheck::action(
               "FollowerApply", fol,
-              [at](const State& s, int i) {
-                const Follower& f = s.f[at(i)];
+              [](const State& s, FolId i) {
+                const Follower& f = s.f[i];
                 return f.status == Status::running && f.applied < s.log.size() && f.applied + 1 > s.purged_to;
               },
-              [at](State& s, int i) {
-                Follower& f = s.f[at(i)];
+              [](State& s, FolId i) {
+                Follower& f = s.f[i];
                 const Entry e = s.log[f.applied];
                 if (is_remove(e)) f.deleting.insert(txid_of(e));
                 f.dirty = true;
@@ -76,9 +75,9 @@ inline auto make_spec(const Config& c) {
           // flush runs on the leader only).
           statecheck::action(
               "FollowerFlush", fol,
-              [c, at](const State& s, int i) { return c.follower_flush && s.f[at(i)].status == Status::running; },
-              [at](State& s, int i) {
-                Follower& f = s.f[at(i)];
+              [c](const State& s, FolId i) { return c.follower_flush && s.f[i].status == Status::running; },
+              [](State& s, FolId i) {
+                Follower& f = s.f[i];
                 f.flushed = f.applied;
                 f.deleting.clear();
                 f.dirty = false;
@@ -95,32 +94,32 @@ inline auto make_spec(const Config& c) {
           // nothing else meanwhile. The snapshot is the leader's whole log.
           statecheck::action(
               "InstallSnapshot", fol,
-              [c, at](const State& s, int i) {
-                const Follower& f = s.f[at(i)];
+              [c](const State& s, FolId i) {
+                const Follower& f = s.f[i];
                 return !c.split_install && f.status == Status::running && f.applied < s.purged_to;
               },
-              [c, at](State& s, int i) {
-                install_checkpoint(s, s.f[at(i)], c.variant, static_cast<std::uint8_t>(s.log.size()));
+              [c](State& s, FolId i) {
+                install_checkpoint(s, s.f[i], c.variant, static_cast<std::uint8_t>(s.log.size()));
               }),
           // split_install, first half (SnapshotInstallationHandler): Ratis
           // purges the follower's log to the snapshot index and replies
           // SNAPSHOT_INSTALLED before the state machine reinitializes.
           statecheck::action(
               "RatisInstallAck", fol,
-              [c, at](const State& s, int i) {
-                const Follower& f = s.f[at(i)];
+              [c](const State& s, FolId i) {
+                const Follower& f = s.f[i];
                 return c.split_install && f.status == Status::running && f.applied < s.purged_to;
               },
-              [at](State& s, int i) {
-                Follower& f = s.f[at(i)];
+              [](State& s, FolId i) {
+                Follower& f = s.f[i];
                 f.status = Status::installing;
                 f.log_purged = static_cast<std::uint8_t>(s.log.size());
               }),
           statecheck::action(
               "Reinitialize", fol,
-              [at](const State& s, int i) { return s.f[at(i)].status == Status::installing; },
-              [c, at](State& s, int i) {
-                Follower& f = s.f[at(i)];
+              [](const State& s, FolId i) { return s.f[i].status == Status::installing; },
+              [c](State& s, FolId i) {
+                Follower& f = s.f[i];
                 install_checkpoint(s, f, c.variant, f.log_purged);
               }),
           // Crash and restart: the in-memory set and buffer are lost and the
@@ -128,11 +127,11 @@ inline auto make_spec(const Config& c) {
           // follower restarts only in the split model, which tracks its log.
           statecheck::action(
               "CrashRestart", fol,
-              [c, at](const State& s, int i) {
-                return s.crashes_used < c.crashes && (c.split_install || s.f[at(i)].status == Status::running);
+              [c](const State& s, FolId i) {
+                return s.crashes_used < c.crashes && (c.split_install || s.f[i].status == Status::running);
               },
-              [at](State& s, int i) {
-                Follower& f = s.f[at(i)];
+              [](State& s, FolId i) {
+                Follower& f = s.f[i];
                 f.applied = f.flushed;
                 f.deleting.clear();
                 f.dirty = false;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 #include <statecheck/statecheck.hpp>
 
 namespace specs::hdds::snapshot_install {
@@ -15,6 +16,17 @@ inline constexpr int max_log_cap = 8;
 // other entry (all other SCM requests behave alike for this bug).
 STATECHECK_ENUM(Entry, remove_t1, remove_t2, remove_t3, other);
 
+/// Follower SCMs, printed f1, f2, f3 (the leader is not a state machine here).
+struct Fol {
+  static constexpr std::string_view prefix = "f";
+};
+using FolId = statecheck::id<Fol>;
+/// Delete transactions, printed t1, t2, t3.
+struct Tx {
+  static constexpr std::string_view prefix = "t";
+};
+using TxId = statecheck::id<Tx>;
+
 // installing: Ratis has acknowledged the snapshot but reinitialize has not run
 // yet (only reachable with split_install).
 STATECHECK_ENUM(Status, running, installing, exited);
@@ -23,7 +35,7 @@ struct Follower {
   BOOST_HANA_DEFINE_STRUCT(Follower,
       (std::uint8_t, applied),                    // last log index the state machine applied
       (std::uint8_t, flushed),                    // last log index persisted in its scm.db
-      (statecheck::id_set<max_txids + 1>, deleting),  // in-memory deletingTxIDs (1 = t1)
+      (statecheck::id_set<max_txids, Tx>, deleting),  // in-memory deletingTxIDs
       (bool, dirty),                              // the transaction buffer holds unflushed writes
       (Status, status),
       (std::uint8_t, log_purged));                // own Ratis log purged up to here (split_install)
@@ -34,7 +46,7 @@ struct State {
   BOOST_HANA_DEFINE_STRUCT(State,
       (statecheck::bounded_vec<Entry, max_log_cap>, log),  // leader log, index i is log[i - 1]
       (std::uint8_t, purged_to),                           // entries <= this exist only in a checkpoint
-      (statecheck::bounded_vec<Follower, max_followers>, f),
+      (statecheck::bounded_vec<Follower, max_followers>, f),  // symmetry: id_array<Fol, Follower, max_followers>
       (std::uint8_t, crashes_used),
       (bool, swapped_unflushed));  // ghost: a DB swap happened with flushed != applied
   friend bool operator==(const State&, const State&) = default;

@@ -14,7 +14,7 @@ namespace specs::hdds::stale_delete {
 struct Datanode {
   BOOST_HANA_DEFINE_STRUCT(Datanode,
       (statecheck::bounded_vec<Cmd, max_channel>, cmds),      // FIFO, SCM -> datanode
-      (statecheck::bounded_vec<QDel, max_queued>, del_q),     // multiset (sorted by id): threads run any
+      (statecheck::bounded_set<QDel, max_queued>, del_q),     // sorted by id (ids are unique): threads run any
       (statecheck::bounded_vec<Report, max_channel>, reports));  // FIFO, datanode -> SCM
   friend bool operator==(const Datanode&, const Datanode&) = default;
 };
@@ -34,8 +34,8 @@ struct Container {
 
 struct State {
   BOOST_HANA_DEFINE_STRUCT(State,
-      (Named<Datanode, max_datanodes, 'd'>, dn),
-      (Named<Container, max_containers, 'C'>, c),
+      (statecheck::bounded_vec<Datanode, max_datanodes>, dn),  // symmetry: id_array<Dn, Datanode, max_datanodes>
+      (statecheck::bounded_vec<Container, max_containers>, c),  // symmetry: id_array<Ctr, Container, max_containers>
       (std::uint8_t, next_id),          // id of the next DeleteContainerCommand
       (std::uint8_t, rm_deletes_left),  // budgets
       (std::uint8_t, resends_left),
@@ -94,14 +94,27 @@ inline const auto config = statecheck::constants<Config>(
     statecheck::boolean("resend_check", &Config::resend_check,
                         "check ResendOnlyIfStillOverReplicated (always on in scenario replica-loss)"));
 
-inline int find_queued(const Datanode& n, int id) {
-  for (int i = 0; i < n.del_q.size(); ++i)
-    if (n.del_q[i].id == id) return i;
-  return -1;
+/// The queued delete with this id, or nullptr.
+inline const QDel* find_queued(const Datanode& n, int id) {
+  for (const QDel& q : n.del_q)
+    if (q.id == id) return &q;
+  return nullptr;
+}
+
+/// Marks the queued deletes that `pick` selects as expired. Items of a set are
+/// read-only, so the queue is rebuilt (its order, by id, is unchanged).
+template <class Pick>
+void expire_queued(Datanode& n, Pick pick) {
+  statecheck::bounded_set<QDel, max_queued> out;
+  for (QDel q : n.del_q) {
+    if (pick(q)) q.expired = true;
+    out.insert(q);
+  }
+  n.del_q = out;
 }
 
 /// Whether a delete thread running `q` on datanode d removes the replica.
-inline bool wipes(const Config& cfg, const State& s, int d, const QDel& q) {
+inline bool wipes(const Config& cfg, const State& s, DnId d, const QDel& q) {
   if (q.expired || !s.c[q.c].has.contains(d)) return false;  // past the deadline, or absent: no-op
   if (cfg.variant == Variant::patched && !q.present) return false;  // the patch: added after receipt
   return true;
@@ -109,44 +122,44 @@ inline bool wipes(const Config& cfg, const State& s, int d, const QDel& q) {
 
 /// An ADDED report from the move target makes MoveManager send a DELETE to the
 /// source when the replica set without the source is healthy.
-inline bool add_deletes_source(const State& s, int d, const Report& r) {
+inline bool add_deletes_source(const State& s, DnId d, const Report& r) {
   const Container& k = s.c[r.c];
-  if (!r.added || k.move.phase != Phase::adding || idx(k.move.tgt) != d) return false;
+  if (r.kind != ReportKind::added || k.move.phase != Phase::adding || k.move.tgt != d) return false;
   DnSet after = k.scm;
   after.insert(d);
-  const int src = idx(k.move.src);
+  const DnId src = k.move.src;
   if (!after.contains(src)) return false;
   after.erase(src);
   return after.size() == rf;
 }
 
 /// ReplicationManager (or MoveManager) sends DEL#id for container ct to d.
-inline void send_delete(State& s, int ct, int d) {
-  s.dn[d].cmds.push_back(Cmd{s.next_id, static_cast<std::uint8_t>(ct), false});
+inline void send_delete(State& s, CtrId ct, DnId d) {
+  s.dn[d].cmds.push_back(Cmd{s.next_id, ct, false});
   ++s.next_id;
   s.c[ct].pend_del.insert(d);
 }
 
 /// The datanode dispatcher takes a command off its channel.
-inline void receive(State& s, int d, const Cmd& cmd) {
+inline void receive(State& s, DnId d, const Cmd& cmd) {
   if (cmd.is_delete()) {
-    s.dn[d].del_q.insert_sorted(QDel{cmd.id, cmd.c, cmd.expired, s.c[cmd.c].has.contains(d)});
+    s.dn[d].del_q.insert(QDel{cmd.id, cmd.c, cmd.expired, s.c[cmd.c].has.contains(d)});
   } else {
     s.c[cmd.c].importing.insert(d);
   }
 }
 
 /// Room for the command at channel position `pos` to be received.
-inline bool can_receive(const State& s, int d, int pos) {
+inline bool can_receive(const State& s, DnId d, int pos) {
   const Datanode& n = s.dn[d];
   if (pos >= n.cmds.size()) return false;
-  return !n.cmds[static_cast<std::size_t>(pos)].is_delete() || !n.del_q.full();
+  return !n.cmds[pos].is_delete() || n.del_q.size() < n.del_q.capacity();
 }
 
 /// A fault (volume failure, replica loss) removes the replica of ct on d.
-inline void lose_replica(State& s, int ct, int d) {
+inline void lose_replica(State& s, CtrId ct, DnId d) {
   s.c[ct].has.erase(d);
-  s.dn[d].reports.push_back(Report{false, static_cast<std::uint8_t>(ct)});
+  s.dn[d].reports.push_back(Report{ReportKind::gone, ct});
 }
 
 }  // namespace specs::hdds::stale_delete
