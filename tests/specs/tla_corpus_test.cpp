@@ -14,6 +14,7 @@
 #include "examples/tla/readers_writers.hpp"
 #include "examples/tla/tcommit.hpp"
 #include "examples/tla/teaching_simple.hpp"
+#include "examples/tla/teaching_simple_regular.hpp"
 
 namespace {
 
@@ -44,6 +45,11 @@ TEST_CASE("CigaretteSmokers matches TLC's published counts", "[tla]") {
 TEST_CASE("TeachingConcurrency Simple matches TLC's published counts", "[tla]") {
   // TLC's published counts: specifications/TeachingConcurrency/manifest.json, Simple.cfg (N = 5).
   require_tlc_counts(examples::tla::teaching_simple::make_spec({5}), {723, 1842, 11});
+}
+
+TEST_CASE("TeachingConcurrency SimpleRegular matches TLC's published counts", "[tla]") {
+  // TLC's published counts: specifications/TeachingConcurrency/manifest.json, SimpleRegular.cfg (N = 8).
+  require_tlc_counts(examples::tla::teaching_simple_regular::make_spec({8}), {277726, 1454776, 25});
 }
 
 TEST_CASE("CoffeeCan matches the hand derivation that TLC's published counts confirm", "[tla]") {
