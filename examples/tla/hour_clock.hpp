@@ -6,16 +6,17 @@
 // with HourClock.cfg, and HourClock2.tla with HourClock2.cfg (HCnxt2 == hr' =
 // (hr % 12) + 1, the same next-state relation written with %). Neither cfg is in
 // the index this was written from; HCini, the spec's type invariant, is checked
-// here, and the deadlock check is on (a clock always ticks). Pinned in tests/specs/tla_corpus_test.cpp to
-// TLC's published counts in specifications/SpecifyingSystems/manifest.json: both
-// distinctStates 12, totalStates 24, stateDepth 1.
+// here, and the deadlock check is on (a clock always ticks). Pinned in
+// tests/specs/tla_corpus_test.cpp to TLC's published counts in
+// specifications/SpecifyingSystems/manifest.json: both distinctStates 12,
+// totalStates 24, stateDepth 1.
 //
 // TLA+ -> DSL:
 //   HCini == hr \in (1 .. 12)             init over the parameter hr = 1..12
 //   HCnxt == hr' = IF hr # 12 THEN hr + 1 ELSE 1
 //                                         the action Tick (or, with --set modulo=true,
 //                                         HourClock2's (hr % 12) + 1)
-//   HCini as a state predicate           the invariant HCini
+//   HCini as a state predicate            the invariant HCini
 #pragma once
 
 #include <statecheck/statecheck.hpp>

@@ -17,6 +17,8 @@
 //                                        as in TLC
 //   canCommit, notCommitted              helper functions over the state
 //   CHECK_DEADLOCK FALSE                 allow_deadlock (every RM ends committed or aborted)
+//   (none)                               the goal AllCommitted is ours, not the cfg's: a
+//                                        check that committing is reachable at all
 #pragma once
 
 #include <statecheck/statecheck.hpp>
