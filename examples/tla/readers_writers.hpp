@@ -96,8 +96,9 @@ inline auto make_spec(const Config& c) {
                 if (s.readers.contains(a)) s.readers.erase(a);
                 else s.writers.erase(a);
               })),
-      statecheck::invariants(statecheck::invariant(
-          "Safety", [](const State& s) { return !(!s.readers.empty() && !s.writers.empty()) && s.writers.size() <= 1; })));
+      statecheck::invariants(statecheck::invariant("Safety", [](const State& s) {
+        return !(!s.readers.empty() && !s.writers.empty()) && s.writers.size() <= 1;
+      })));
 }
 
 }  // namespace examples::tla::readers_writers
