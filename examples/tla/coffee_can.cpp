@@ -2,6 +2,5 @@
 
 using namespace examples::tla::coffee_can;
 STATECHECK_REGISTER(tla_coffee_can,
-                    "tlaplus/Examples CoffeeCan: TypeInvariant holds (80 beans; the published 100 need > 4096 "
-                    "initial states)",
+                    "tlaplus/Examples CoffeeCan: TypeInvariant holds (100 beans, CoffeeCan100Beans.cfg)",
                     config, make_spec, {{}, "ok"});

@@ -26,12 +26,9 @@
 //                                         successor, counted as generated as TLC does
 //   TypeInvariant                         an invariant (the members are plain ints)
 //
-// Engine limit found with this model: a spec with more than 4096 distinct initial
-// states never finishes its initial level (the level table starts with 4096 slots
-// and is not grown for the initial states; insert() then probes forever). The
-// published configs have 5150 and 501500 initial cans, so until that is fixed the
-// default is 80 beans (3320 initial cans) and the tests that pin TLC's counts for
-// 100 and 1000 beans are hidden ([.engine-init-limit] in tla_corpus_test.cpp).
+// This model found an engine bug: more than 4096 distinct initial states never
+// finished the initial level (the level table was not grown for them); fixed,
+// and tests/unit/search_test.cpp holds the regression test.
 // Any max_beans is checked against a hand derivation that TLC's two published
 // configs confirm: (M+1)(M+2)/2 - 1 initial cans, and from the cans of n >= 2
 // beans three picks each, n - 1 of each kind enabled, 3 M (M - 1) / 2 in all,
@@ -48,9 +45,7 @@ struct State {
 };
 
 struct Config {
-  // CoffeeCan100Beans.cfg has MaxBeanCount = 100; 80 until the engine takes more
-  // than 4096 initial states (see the header).
-  int max_beans = 80;
+  int max_beans = 100;  // CoffeeCan100Beans.cfg
 };
 
 inline const auto config = statecheck::constants<Config>(
