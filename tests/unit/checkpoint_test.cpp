@@ -139,7 +139,7 @@ TEST_CASE("checkpoint: a file of another format version is refused with its own 
   std::vector<std::byte> bytes = read_bytes(dir.sub("checkpoint.sckp"));
   const std::uint32_t old_version = 1;  // before the per-transition counts were saved
   std::memcpy(bytes.data() + 8, &old_version, 4);
-  REQUIRE(refusal(bytes) == "checkpoint C has format version 1; this statecheck reads version 2 only, so it cannot be "
+  REQUIRE(refusal(bytes) == "checkpoint C has format version 1; this statecheck reads version 3 only, so it cannot be "
                             "resumed: start a new run (or resume with the statecheck that wrote it)");
 }
 
@@ -266,7 +266,7 @@ TEST_CASE("checkpoint: a truncated or corrupted file is refused cleanly", "[chec
   REQUIRE_THAT(refusal(bad), Catch::Contains("(it does not start with the checkpoint magic)"));
   bad = good;
   bad[8] = std::byte{9};
-  REQUIRE_THAT(refusal(bad), Catch::Contains("has format version 9; this statecheck reads version 2 only"));
+  REQUIRE_THAT(refusal(bad), Catch::Contains("has format version 9; this statecheck reads version 3 only"));
   // Through a resume: the same line, and the search never starts.
   write_bytes(file, std::vector<std::byte>(good.begin(), good.begin() + 5000));
   auto resume = test::options(1);

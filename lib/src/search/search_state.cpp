@@ -12,6 +12,7 @@
 #include "store/fault.hpp"
 #include "statecheck/detail/search.hpp"
 #include "tools/self_check.hpp"
+#include "tools/symmetry_check.hpp"
 #include "report/trace_builder.hpp"
 
 namespace statecheck::detail {
@@ -93,6 +94,8 @@ SearchState::SearchState(const ModelOps& model_ops, const CheckOptions& opts) : 
   result.spec = ops.name;
   result.stats.threads = threads;
   result.stats.exact = options.exact;
+  for (const SymmetryKind& k : ops.symmetry) result.stats.symmetry.push_back(k.first + ".." + k.last);
+  result.stats.symmetry_group = symmetry_group_size(ops.symmetry);
   for (const std::string& name : ops.action_names) result.stats.actions.push_back({name, 0, 0});
   result.stats.transition_new.assign(ops.transitions, 0);
 }
@@ -121,12 +124,12 @@ void SearchState::merge_outcome(CheckOutcome& best, const CheckOutcome& o) {
     best.goal_ranks[g] = std::min(best.goal_ranks[g], o.goal_ranks[g]);
 }
 
-std::vector<TraceStep> SearchState::trace_to(Location at, bool compare_last) {
+std::vector<TraceStep> SearchState::trace_to(Location at, bool compare_last, std::vector<std::byte>* last_state) {
   std::string problem;
   const std::byte* last = compare_last ? frontier.get() + at.rank * frontier_stride : nullptr;
   std::vector<TraceStep> steps;
   try {
-    steps = TraceBuilder(ops, visited.get(), exact.get()).build(log.path(at.level, at.rank), problem, last);
+    steps = TraceBuilder(ops, visited.get(), exact.get()).build(log.path(at.level, at.rank), problem, last, last_state);
   } catch (const std::runtime_error& e) {  // the spilled trace log could not be read back: an I/O stop, not the spec's fault
     const std::string found = result.violation ? "a violation of " + result.violation->property
                                                : result.error ? "a spec error" : "a result";
@@ -154,8 +157,16 @@ void SearchState::fail_with_error(Location at, const std::string& message, const
                                   std::optional<std::uint32_t> tid) {
   result.outcome = Outcome::error;
   result.error = SpecError{message, where, {}};
-  if (tid) result.error->where = *tid == constraint_tid ? "the constraint" : "action " + transition_label(ops.describe(ops.model, *tid));
-  std::vector<TraceStep> steps = trace_to(at, true);
+  std::vector<std::byte> concrete;
+  std::vector<TraceStep> steps = trace_to(at, true, &concrete);
+  if (tid && result.error) {
+    // With symmetry the failing transition was taken from the representative: name the concrete one.
+    const std::uint32_t taken = *tid == constraint_tid || concrete.empty()
+                                    ? *tid
+                                    : TraceBuilder(ops, visited.get(), exact.get()).concrete_failing(concrete.data(), *tid, message);
+    if (result.error->where != "replay")
+      result.error->where = taken == constraint_tid ? "the constraint" : "action " + transition_label(ops.describe(ops.model, taken));
+  }
   if (result.error && result.error->where != "replay") result.error->trace = std::move(steps);
 }
 
@@ -263,6 +274,16 @@ void SearchState::report_unreached_goals() {
 bool SearchState::self_check_frontier() {
   if (!view) return true;
   std::uint64_t& done = result.stats.self_checked;
+  if (done == 0 && frontier_count > 0) {
+    try {
+      if (const std::optional<SelfCheckFailure> f = check_initial_symmetry(*view)) {
+        fail_with_error({level, 0}, "self-check failed: " + f->message, f->where, std::nullopt);
+        return false;
+      }
+    } catch (...) {
+      // init threw: the search has reported it already
+    }
+  }
   for (std::uint64_t rank = 0; rank < frontier_count && done < options.self_check_states; ++rank, ++done) {
     const std::optional<SelfCheckFailure> f = self_check(*view, frontier.get() + rank * frontier_stride, invariant_mask);
     if (!f) continue;

@@ -1,0 +1,176 @@
+// Lamport's Voting (tlaplus/Examples, specifications/Paxos/Voting.tla), checked
+// as MCVoting.cfg checks it: 3 acceptors, 2 values, ballots 0..1, quorums the
+// pairs of acceptors, SYMMETRY Permutations(Acceptor) \cup Permutations(Value),
+// INVARIANT Inv, CHECK_DEADLOCK FALSE. (The cfg's PROPERTY ConsensusSpecBar, a
+// refinement, is temporal: statecheck does not check it.)
+//
+// TLA+ -> DSL:
+//   CONSTANTS Acceptor, Value       -> named id kinds Acc (a1..) and Val (v1..), counts from constants
+//   SYMMETRY Permutations(Acceptor)
+//            \cup Permutations(Value) -> symmetric<Acc>(n), symmetric<Val>(m)
+//   votes \in [Acceptor -> SUBSET (Ballot \X Value)]
+//                                   -> id_array<Acc, bounded_set<Vote, 8>, 5> (Vote = {ballot, value})
+//   maxBal \in [Acceptor -> Ballot \cup {-1}] -> id_array<Acc, int, 5>
+//   Quorum (the pairs of 3)         -> every set of n/2+1 acceptors (for 3: the pairs)
+//   Ballot <- 0..1                  -> param("b", 0, max_ballot)
+//   \E a, b: IncreaseMaxBal(a, b) \/ \E v: VoteFor(a, b, v) -> two actions over (a, b) and (a, b, v)
+//   Inv == TypeOK /\ VotesSafe /\ OneValuePerBallot -> invariants VotesSafe, OneValuePerBallot
+//                                      (TypeOK holds by construction of the types)
+//
+// TLC's counts for MCVoting.cfg are published in the repository's
+// specifications/Paxos/manifest.json: 77 distinct states, 451 generated, depth
+// 11 (tests/specs/tla_symmetry_test.cpp pins what statecheck reports against them).
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <statecheck/statecheck.hpp>
+#include <vector>
+
+namespace examples::voting {
+
+struct Acc {
+  static constexpr std::string_view prefix = "a";
+};
+struct Val {
+  static constexpr std::string_view prefix = "v";
+};
+using AccId = statecheck::id<Acc>;
+using ValId = statecheck::id<Val>;
+
+inline constexpr int max_acceptors = 5;
+inline constexpr int max_values = 3;
+inline constexpr int max_ballot_limit = 2;
+
+struct Vote {
+  BOOST_HANA_DEFINE_STRUCT(Vote, (std::int8_t, ballot), (ValId, value));
+  friend bool operator==(const Vote&, const Vote&) = default;
+};
+
+struct State {
+  BOOST_HANA_DEFINE_STRUCT(State,
+      (statecheck::id_array<Acc, statecheck::bounded_set<Vote, (max_ballot_limit + 1) * max_values>, max_acceptors>, votes),
+      (statecheck::id_array<Acc, std::int8_t, max_acceptors>, max_bal));
+  friend bool operator==(const State&, const State&) = default;
+};
+
+struct Config {
+  int acceptors = 3;
+  int values = 2;
+  int max_ballot = 1;
+};
+
+inline const auto config = statecheck::constants<Config>(
+    statecheck::integer("acceptors", &Config::acceptors, 1, max_acceptors, "number of acceptors"),
+    statecheck::integer("values", &Config::values, 1, max_values, "number of values"),
+    statecheck::integer("max_ballot", &Config::max_ballot, 0, max_ballot_limit, "ballots are 0..max_ballot"));
+
+using Quorum = statecheck::id_set<max_acceptors, Acc>;
+
+/// Every set of n/2+1 acceptors (a majority; for 3 acceptors MCQuorum's pairs).
+inline std::vector<Quorum> majorities(int n) {
+  std::vector<Quorum> out;
+  for (unsigned mask = 0; mask < (1u << n); ++mask) {
+    if (std::popcount(mask) != n / 2 + 1) continue;
+    Quorum q;
+    for (int a = 0; a < n; ++a)
+      if ((mask >> a) & 1u) q.insert(AccId(a));
+    out.push_back(q);
+  }
+  return out;
+}
+
+/// The definitions of Voting.tla, over one state.
+struct Voting {
+  int acceptors;
+  int values;
+  std::vector<Quorum> quorums;
+
+  static bool voted_for(const State& s, AccId a, int b, ValId v) {
+    return s.votes[a].contains(Vote{static_cast<std::int8_t>(b), v});
+  }
+  bool did_not_vote_at(const State& s, AccId a, int b) const {
+    for (int v = 0; v < values; ++v)
+      if (voted_for(s, a, b, ValId(v))) return false;
+    return true;
+  }
+  bool cannot_vote_at(const State& s, AccId a, int b) const { return s.max_bal[a] > b && did_not_vote_at(s, a, b); }
+  bool none_other_choosable_at(const State& s, int b, ValId v) const {
+    for (const Quorum& q : quorums) {
+      bool all = true;
+      q.for_each([&](AccId a) { all = all && (voted_for(s, a, b, v) || cannot_vote_at(s, a, b)); });
+      if (all) return true;
+    }
+    return false;
+  }
+  bool safe_at(const State& s, int b, ValId v) const {
+    for (int c = 0; c < b; ++c)
+      if (!none_other_choosable_at(s, c, v)) return false;
+    return true;
+  }
+  bool shows_safe_at(const State& s, const Quorum& q, int b, ValId v) const {
+    bool high = true;
+    q.for_each([&](AccId a) { high = high && s.max_bal[a] >= b; });
+    if (!high) return false;
+    for (int c = -1; c < b; ++c) {
+      bool voted = c == -1;
+      q.for_each([&](AccId a) { voted = voted || voted_for(s, a, c, v); });
+      bool silent = true;
+      for (int d = c + 1; d < b; ++d) q.for_each([&](AccId a) { silent = silent && did_not_vote_at(s, a, d); });
+      if (voted && silent) return true;
+    }
+    return false;
+  }
+  bool may_vote(const State& s, AccId a, int b, ValId v) const {
+    if (s.max_bal[a] > b) return false;
+    for (const Vote& vt : s.votes[a])
+      if (vt.ballot == b) return false;
+    for (int c = 0; c < acceptors; ++c) {
+      if (AccId(c) == a) continue;
+      for (const Vote& vt : s.votes[AccId(c)])
+        if (vt.ballot == b && vt.value != v) return false;
+    }
+    for (const Quorum& q : quorums)
+      if (shows_safe_at(s, q, b, v)) return true;
+    return false;
+  }
+  bool votes_safe(const State& s) const {
+    for (int a = 0; a < acceptors; ++a)
+      for (const Vote& vt : s.votes[AccId(a)])
+        if (!safe_at(s, vt.ballot, vt.value)) return false;
+    return true;
+  }
+  bool one_value_per_ballot(const State& s) const {
+    for (int a1 = 0; a1 < acceptors; ++a1)
+      for (const Vote& x : s.votes[AccId(a1)])
+        for (int a2 = 0; a2 < acceptors; ++a2)
+          for (const Vote& y : s.votes[AccId(a2)])
+            if (x.ballot == y.ballot && x.value != y.value) return false;
+    return true;
+  }
+};
+
+inline auto make_spec(const Config& c) {
+  const Voting v{c.acceptors, c.values, majorities(c.acceptors)};
+  const auto a = statecheck::ids<Acc>("a", c.acceptors);
+  const auto b = statecheck::param("b", 0, c.max_ballot);
+  const auto val = statecheck::ids<Val>("v", c.values);
+  return statecheck::spec<State>(
+      "voting",
+      statecheck::init([](State& s) { s.max_bal.fill(-1); }),
+      statecheck::actions(
+          statecheck::action("IncreaseMaxBal", a, b, [](const State& s, AccId x, int bal) { return bal > s.max_bal[x]; },
+                             [](State& s, AccId x, int bal) { s.max_bal[x] = static_cast<std::int8_t>(bal); }),
+          statecheck::action("VoteFor", a, b, val,
+                             [v](const State& s, AccId x, int bal, ValId w) { return v.may_vote(s, x, bal, w); },
+                             [](State& s, AccId x, int bal, ValId w) {
+                               s.votes[x].insert(Vote{static_cast<std::int8_t>(bal), w});
+                               s.max_bal[x] = static_cast<std::int8_t>(bal);
+                             })),
+      statecheck::invariants(statecheck::invariant("VotesSafe", [v](const State& s) { return v.votes_safe(s); }),
+                             statecheck::invariant("OneValuePerBallot",
+                                                   [v](const State& s) { return v.one_value_per_ballot(s); })),
+      statecheck::allow_deadlock, statecheck::symmetric<Acc>(c.acceptors), statecheck::symmetric<Val>(c.values));
+}
+
+}  // namespace examples::voting
