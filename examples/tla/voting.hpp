@@ -13,7 +13,10 @@
 //   maxBal \in [Acceptor -> Ballot \cup {-1}] -> id_array<Acc, int, 5>
 //   Quorum (the pairs of 3)         -> every set of n/2+1 acceptors (for 3: the pairs)
 //   Ballot <- 0..1                  -> param("b", 0, max_ballot)
-//   \E a, b: IncreaseMaxBal(a, b) \/ \E v: VoteFor(a, b, v) -> two actions over (a, b) and (a, b, v)
+//   \E a, b: IncreaseMaxBal(a, b) \/ \E v: VoteFor(a, b, v) -> actions over (a, b) and (a, b, v, Q, c)
+//   VoteFor's \E Q \in Quorum : ShowsSafeAt(Q, b, v), whose \E c \in -1..(b-1) TLC also
+//   enumerates (one successor per witness: that is what its generated count counts)
+//                                   -> parameters Q (index of a quorum) and c of VoteFor
 //   Inv == TypeOK /\ VotesSafe /\ OneValuePerBallot -> invariants VotesSafe, OneValuePerBallot
 //                                      (TypeOK holds by construction of the types)
 //
@@ -108,31 +111,28 @@ struct Voting {
       if (!none_other_choosable_at(s, c, v)) return false;
     return true;
   }
-  bool shows_safe_at(const State& s, const Quorum& q, int b, ValId v) const {
+  /// ShowsSafeAt(Q, b, v) with its \E c fixed: TLC enumerates both existentials
+  /// of VoteFor (Q and c), one successor per witness, so they are parameters here.
+  bool shows_safe_at(const State& s, const Quorum& q, int b, ValId v, int c, int w) const {
+    if (c >= b) return false;
     bool high = true;
     q.for_each([&](AccId a) { high = high && s.max_bal[a] >= b; });
-    if (!high) return false;
-    for (int c = -1; c < b; ++c) {
-      bool voted = c == -1;
-      q.for_each([&](AccId a) { voted = voted || voted_for(s, a, c, v); });
-      bool silent = true;
-      for (int d = c + 1; d < b; ++d) q.for_each([&](AccId a) { silent = silent && did_not_vote_at(s, a, d); });
-      if (voted && silent) return true;
-    }
-    return false;
+    // (c # -1) => \E a \in Q : VotedFor(a, c, v), with the witness a = w (none: -1)
+    const bool voted = c == -1 ? w == -1 : w >= 0 && q.contains(AccId(w)) && voted_for(s, AccId(w), c, v);
+    bool silent = true;
+    for (int d = c + 1; d < b; ++d) q.for_each([&](AccId a) { silent = silent && did_not_vote_at(s, a, d); });
+    return high && voted && silent;
   }
-  bool may_vote(const State& s, AccId a, int b, ValId v) const {
+  bool may_vote(const State& s, AccId a, int b, ValId v, int q, int c, int w) const {
     if (s.max_bal[a] > b) return false;
     for (const Vote& vt : s.votes[a])
       if (vt.ballot == b) return false;
-    for (int c = 0; c < acceptors; ++c) {
-      if (AccId(c) == a) continue;
-      for (const Vote& vt : s.votes[AccId(c)])
+    for (int other = 0; other < acceptors; ++other) {
+      if (AccId(other) == a) continue;
+      for (const Vote& vt : s.votes[AccId(other)])
         if (vt.ballot == b && vt.value != v) return false;
     }
-    for (const Quorum& q : quorums)
-      if (shows_safe_at(s, q, b, v)) return true;
-    return false;
+    return shows_safe_at(s, quorums[static_cast<std::size_t>(q)], b, v, c, w);
   }
   bool votes_safe(const State& s) const {
     for (int a = 0; a < acceptors; ++a)
@@ -155,15 +155,20 @@ inline auto make_spec(const Config& c) {
   const auto a = statecheck::ids<Acc>("a", c.acceptors);
   const auto b = statecheck::param("b", 0, c.max_ballot);
   const auto val = statecheck::ids<Val>("v", c.values);
+  const auto q = statecheck::param("Q", 0, static_cast<int>(v.quorums.size()) - 1);  // index into v.quorums
+  const auto shown = statecheck::param("c", -1, c.max_ballot - 1);
+  const auto witness = statecheck::param("w", -1, c.acceptors - 1);  // -1: none (c = -1)
   return statecheck::spec<State>(
       "voting",
       statecheck::init([](State& s) { s.max_bal.fill(-1); }),
       statecheck::actions(
           statecheck::action("IncreaseMaxBal", a, b, [](const State& s, AccId x, int bal) { return bal > s.max_bal[x]; },
                              [](State& s, AccId x, int bal) { s.max_bal[x] = static_cast<std::int8_t>(bal); }),
-          statecheck::action("VoteFor", a, b, val,
-                             [v](const State& s, AccId x, int bal, ValId w) { return v.may_vote(s, x, bal, w); },
-                             [](State& s, AccId x, int bal, ValId w) {
+          statecheck::action("VoteFor", a, b, val, q, shown, witness,
+                             [v](const State& s, AccId x, int bal, ValId w, int quorum, int since, int voter) {
+                               return v.may_vote(s, x, bal, w, quorum, since, voter);
+                             },
+                             [](State& s, AccId x, int bal, ValId w, int, int, int) {
                                s.votes[x].insert(Vote{static_cast<std::int8_t>(bal), w});
                                s.max_bal[x] = static_cast<std::int8_t>(bal);
                              })),
