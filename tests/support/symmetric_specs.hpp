@@ -7,6 +7,8 @@
 #include <array>
 #include <vector>
 
+#include "examples/tla/scheduling_allocator.hpp"
+#include "examples/tla/voting.hpp"
 #include "statecheck/statecheck.hpp"
 
 namespace symspecs {
@@ -143,6 +145,39 @@ inline Service rename(const Service& s, const std::vector<int>& srv, const std::
   for (const auto& e : s.served_by) t.served_by.put(C(e.key), S(e.value));
   for (std::size_t i = 0; i < srv.size(); ++i) t.load[SrvId(srv[i])] = s.load[SrvId(static_cast<int>(i))];
   s.asked.for_each([&](CliId x) { t.asked.insert(C(x)); });
+  return t;
+}
+
+// ---- the tlaplus/Examples models of examples/tla ----
+
+/// Voting: acceptor i becomes acc[i], value j becomes val[j].
+inline examples::voting::State rename(const examples::voting::State& s, const std::vector<int>& acc,
+                                      const std::vector<int>& val) {
+  using namespace examples::voting;
+  State t;
+  for (std::size_t i = 0; i < acc.size(); ++i) {
+    const AccId from(static_cast<int>(i)), to(acc[i]);
+    t.max_bal[to] = s.max_bal[from];
+    for (const Vote& v : s.votes[from]) t.votes[to].insert(Vote{v.ballot, ValId(val[static_cast<std::size_t>(v.value.index())])});
+  }
+  for (int i = static_cast<int>(acc.size()); i < max_acceptors; ++i) t.max_bal[AccId(i)] = s.max_bal[AccId(i)];
+  return t;
+}
+
+/// Scheduling allocator: resource i becomes res[i] (clients keep their names).
+inline examples::scheduling_allocator::State rename(const examples::scheduling_allocator::State& s,
+                                                    const std::vector<int>& res, const std::vector<int>& = {}) {
+  using namespace examples::scheduling_allocator;
+  auto R = [&](Resources in) {
+    Resources out;
+    in.for_each([&](ResId r) { out.insert(ResId(res[static_cast<std::size_t>(r.index())])); });
+    return out;
+  };
+  State t = s;
+  for (int c = 0; c < max_clients; ++c) {
+    t.unsat[examples::scheduling_allocator::CliId(c)] = R(s.unsat[examples::scheduling_allocator::CliId(c)]);
+    t.alloc[examples::scheduling_allocator::CliId(c)] = R(s.alloc[examples::scheduling_allocator::CliId(c)]);
+  }
   return t;
 }
 
