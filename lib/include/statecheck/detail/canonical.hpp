@@ -9,9 +9,12 @@
 // what role (it owns an id_array slot or map entry holding these values; it
 // is held by such an entry). Renaming a state renames its signatures with it,
 // so the candidate set, and its minimum, is the same for every member of the
-// orbit. Ids with equal signatures are tried in every order: the cost is one
-// renaming when all signatures differ, and n! (all ids tied, e.g. the initial
-// state of a spec where all ids start alike) in the worst case.
+// orbit. Ids with equal signatures are tried in every order, except a run of
+// tied ids that the state itself cannot tell apart (swapping any two
+// neighbours of the run leaves it unchanged: then every order of the run gives
+// the same state, as in an initial state where all ids start alike). The cost
+// is one renaming when all signatures differ; the worst case is n! renamings,
+// for n ids whose signatures tie although the state tells them apart.
 #pragma once
 
 #include <algorithm>
@@ -139,35 +142,81 @@ class Canonicalizer {
 
   explicit Canonicalizer(const std::array<int, kinds>& counts) : counts_(counts) {}
 
-  /// Replaces `s` by its representative; returns the number of candidate
-  /// renamings that give it (the size of s's stabiliser in the group).
+  /// Replaces `s` by its representative; returns the number of candidate renamings tried.
   std::uint64_t operator()(State& s) const {
     Signatures<Tags...> sig(counts_);
     sig.walk(s, 0, {});
     Order order{};
+    Runs runs{};
     bool tied = false;
-    for (std::size_t k = 0; k < kinds; ++k) tied = sort_kind(sig, k, order[k]) || tied;
+    for (std::size_t k = 0; k < kinds; ++k) tied = sort_kind(sig, k, order[k], runs[k]) || tied;
+    if (tied) tied = drop_interchangeable_runs(s, order, runs);
     if (!tied) {
       apply(s, order);
       return 1;
     }
-    return smallest(s, sig, order);
+    return smallest(s, runs, order);
   }
 
  private:
   using Order = std::array<std::array<std::uint8_t, max_symmetric_ids>, kinds>;
+  /// Per kind and sorted position: the position where its run of tied ids starts
+  /// (its own position when it is alone or its run needs no enumeration).
+  using Runs = std::array<std::array<std::uint8_t, max_symmetric_ids>, kinds>;
 
   /// Sorts kind k's ids by signature, each run of ties by index; true when some tie.
-  bool sort_kind(const Signatures<Tags...>& sig, std::size_t k, std::array<std::uint8_t, max_symmetric_ids>& ids) const {
+  bool sort_kind(const Signatures<Tags...>& sig, std::size_t k, std::array<std::uint8_t, max_symmetric_ids>& ids,
+                 std::array<std::uint8_t, max_symmetric_ids>& run) const {
     const int n = counts_[k];
     for (int i = 0; i < n; ++i) ids[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(i);
     std::sort(ids.begin(), ids.begin() + n, [&](std::uint8_t a, std::uint8_t b) {
       const std::uint64_t sa = sig.of(k, a), sb = sig.of(k, b);
       return sa != sb ? sa < sb : a < b;
     });
-    for (int i = 1; i < n; ++i)
-      if (sig.of(k, ids[static_cast<std::size_t>(i)]) == sig.of(k, ids[static_cast<std::size_t>(i - 1)])) return true;
-    return false;
+    bool tied = false;
+    for (int i = 0; i < n; ++i) {
+      const auto at = static_cast<std::size_t>(i);
+      const bool same = i > 0 && sig.of(k, ids[at]) == sig.of(k, ids[at - 1]);
+      run[at] = same ? run[at - 1] : static_cast<std::uint8_t>(i);
+      tied = tied || same;
+    }
+    return tied;
+  }
+
+  /// Marks as alone the runs whose ids `s` cannot tell apart (every swap of
+  /// neighbours in the run fixes s: they generate all orders of the run, so
+  /// each order gives the same candidates). True when some run is left to try.
+  bool drop_interchangeable_runs(const State& s, const Order& order, Runs& runs) const {
+    bool left = false;
+    for (std::size_t k = 0; k < kinds; ++k) {
+      int start = 0;
+      while (start < counts_[k]) {
+        int end = start + 1;
+        while (end < counts_[k] && runs[k][static_cast<std::size_t>(end)] == start) ++end;
+        if (end - start > 1) {
+          if (swaps_fix(s, k, order[k], start, end)) {
+            for (int i = start; i < end; ++i) runs[k][static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(i);
+          } else {
+            left = true;
+          }
+        }
+        start = end;
+      }
+    }
+    return left;
+  }
+  bool swaps_fix(const State& s, std::size_t k, const std::array<std::uint8_t, max_symmetric_ids>& ids, int start,
+                 int end) const {
+    for (int i = start; i + 1 < end; ++i) {
+      Perm swap = Perm::identity();
+      const std::uint8_t a = ids[static_cast<std::size_t>(i)], b = ids[static_cast<std::size_t>(i + 1)];
+      swap.to[k][a] = b;
+      swap.to[k][b] = a;
+      State t = s;
+      permute(t, swap);
+      if (!(t == s)) return false;
+    }
+    return true;
   }
 
   /// The renaming that gives the id at sorted position r the new index r.
@@ -177,35 +226,35 @@ class Canonicalizer {
       for (int r = 0; r < counts_[k]; ++r) p.to[k][order[k][static_cast<std::size_t>(r)]] = static_cast<std::uint8_t>(r);
     return p;
   }
-  void apply(State& s, const Order& order) const { permute(s, renaming(order)); }
+  void apply(State& s, const Order& order) const {
+    bool identity = true;
+    for (std::size_t k = 0; k < kinds; ++k)
+      for (int r = 0; r < counts_[k]; ++r) identity = identity && order[k][static_cast<std::size_t>(r)] == r;
+    if (!identity) permute(s, renaming(order));
+  }
 
   /// Every order of each run of ties (an odometer over next_permutation); keeps the smallest result.
-  std::uint64_t smallest(State& s, const Signatures<Tags...>& sig, Order order) const {
+  std::uint64_t smallest(State& s, const Runs& runs, Order order) const {
     const State original = s;
     apply(s, order);
-    std::uint64_t same = 1;
-    while (advance(sig, order)) {
+    std::uint64_t tried = 1;
+    while (advance(runs, order)) {
       State candidate = original;
       apply(candidate, order);
-      const int c = statecheck::order(candidate, s);
-      if (c < 0) {
-        s = candidate;
-        same = 1;
-      } else if (c == 0) {
-        ++same;
-      }
+      ++tried;
+      if (statecheck::order(candidate, s) < 0) s = candidate;
     }
-    return same;
+    return tried;
   }
   /// The next combination of tie orders; false after the last one (all back in index order).
-  bool advance(const Signatures<Tags...>& sig, Order& order) const {
+  bool advance(const Runs& runs, Order& order) const {
     for (std::size_t k = 0; k < kinds; ++k) {
       auto& ids = order[k];
       int start = 0;
       const int n = counts_[k];
       while (start < n) {
         int end = start + 1;
-        while (end < n && sig.of(k, ids[static_cast<std::size_t>(end)]) == sig.of(k, ids[static_cast<std::size_t>(start)])) ++end;
+        while (end < n && runs[k][static_cast<std::size_t>(end)] == start) ++end;
         if (end - start > 1 && std::next_permutation(ids.begin() + start, ids.begin() + end)) return true;
         start = end;  // this run wrapped back to index order: carry into the next run
       }

@@ -289,12 +289,12 @@ class Model {
   static TransitionInfo describe(const void* m, std::uint32_t tid) { return self(m).table_.describe(tid); }
 
   static std::uint64_t canonicalize(const void* m, std::byte* state) {
-    std::uint64_t stabiliser = 1;
+    std::uint64_t tried = 1;
     as_std_exception([&] {
-      stabiliser = self(m).canon_(*std::launder(reinterpret_cast<State*>(state)));
+      tried = self(m).canon_(*std::launder(reinterpret_cast<State*>(state)));
       return true;
     });
-    return stabiliser;
+    return tried;
   }
 
   /// Swaps ids a and b of symmetric kind `kind` in the state (the self-checks' renamings).

@@ -105,7 +105,7 @@ struct ModelOps {
 
   // Symmetry (statecheck/symmetry.hpp); all empty or null when the spec declares none.
   std::vector<SymmetryKind> symmetry;
-  /// Replaces a state by its orbit's representative; returns its stabiliser's size.
+  /// Replaces a state by its orbit's representative; returns the candidate renamings tried.
   std::uint64_t (*canonicalize)(const void* model, std::byte* state) = nullptr;
   /// Swaps ids a and b of symmetric kind `kind` in a state.
   void (*transpose)(const void* model, std::byte* state, std::uint32_t kind, int a, int b) = nullptr;
