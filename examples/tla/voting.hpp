@@ -50,12 +50,14 @@ struct Vote {
   friend bool operator==(const Vote&, const Vote&) = default;
 };
 
+// [symmetric-state]
 struct State {
   BOOST_HANA_DEFINE_STRUCT(State,
       (statecheck::id_array<Acc, statecheck::bounded_set<Vote, (max_ballot_limit + 1) * max_values>, max_acceptors>, votes),
       (statecheck::id_array<Acc, std::int8_t, max_acceptors>, max_bal));
   friend bool operator==(const State&, const State&) = default;
 };
+// [symmetric-state-end]
 
 struct Config {
   int acceptors = 3;
@@ -175,7 +177,9 @@ inline auto make_spec(const Config& c) {
       statecheck::invariants(statecheck::invariant("VotesSafe", [v](const State& s) { return v.votes_safe(s); }),
                              statecheck::invariant("OneValuePerBallot",
                                                    [v](const State& s) { return v.one_value_per_ballot(s); })),
+      // [symmetric-parts]
       statecheck::allow_deadlock, statecheck::symmetric<Acc>(c.acceptors), statecheck::symmetric<Val>(c.values));
+  // [symmetric-parts-end]
 }
 
 }  // namespace examples::voting
