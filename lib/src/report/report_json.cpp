@@ -112,7 +112,10 @@ ordered_json run_json(const RunInfo& info) {
 /// The symmetry the counts are reduced by, or null when none.
 ordered_json symmetry_json(const Stats& s) {
   if (s.symmetry.empty()) return nullptr;
-  return {{"kinds", s.symmetry}, {"group_size", s.symmetry_group}};
+  // An integer while it is exact in a double (up to 2^53; 18! is beyond), else the double.
+  const ordered_json size = s.symmetry_group < 9.0e15 ? ordered_json(static_cast<std::uint64_t>(s.symmetry_group))
+                                                      : ordered_json(s.symmetry_group);
+  return {{"kinds", s.symmetry}, {"group_size", size}};
 }
 
 ordered_json stats_json(const Stats& s) {
