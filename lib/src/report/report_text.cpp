@@ -132,7 +132,8 @@ void print_stats(std::ostream& out, const CheckResult& r) {
   out << line;
   if (s.self_checked > 0)
     out << "  self-check        " << with_commas(s.self_checked)
-        << " states: transitions deterministic, encoding canonical, properties pure\n";
+        << " states: transitions deterministic, encoding canonical, properties pure"
+        << (s.symmetry.empty() ? "" : ", renaming commutes with the spec") << "\n";
   if (s.trace_disk_bytes != 0) out << "  trace log spilled " << bytes_text(s.trace_disk_bytes) << " to --workdir\n";
 }
 

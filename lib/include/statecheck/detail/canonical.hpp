@@ -62,7 +62,9 @@ class Signatures {
     } else if constexpr (is_id_array<T>::value) {
       for (int i = 0; i < T::size(); ++i) {
         const id<typename T::tag> slot(i);
-        walk(v[slot], mix64(path, 1), owner_of(slot, owner));
+        // A slot that renaming does not move keeps its place, which may tell ids apart.
+        const std::uint64_t place = symmetric(slot) ? 1 : 1000 + static_cast<std::uint64_t>(i);
+        walk(v[slot], mix64(path, place), owner_of(slot, owner));
       }
     } else if constexpr (is_bounded_map<T>::value) {
       for (const auto& e : v) {
