@@ -23,11 +23,11 @@ STATECHECK_ENUM(Pc, idle, trying, critical, done);
 
 struct Proc {
   BOOST_HANA_DEFINE_STRUCT(Proc, (Pc, pc), (std::int8_t, round), (statecheck::id_set<8, P>, acks));
-  friend bool operator==(const Proc&, const Proc&) = default;
+  bool operator==(const Proc&) const = default;
 };
 struct Msg {
   BOOST_HANA_DEFINE_STRUCT(Msg, (PId, from), (PId, to), (std::int8_t, kind));
-  friend bool operator==(const Msg&, const Msg&) = default;
+  bool operator==(const Msg&) const = default;
 };
 struct State {
   BOOST_HANA_DEFINE_STRUCT(State, (statecheck::id_array<P, Proc, 8>, procs), (statecheck::bounded_set<Msg, 16>, msgs),
