@@ -25,9 +25,11 @@ set(STATECHECK_PUBLIC_HEADERS
   result.hpp
   spec.hpp
   statecheck.hpp
+  symmetry.hpp
   value.hpp
 )
 set(STATECHECK_DETAIL_HEADERS  # what the public headers include
+  detail/canonical.hpp
   detail/domains.hpp
   detail/exact_set.hpp
   detail/hash.hpp

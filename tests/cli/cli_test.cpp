@@ -60,6 +60,23 @@ TEST_CASE("json format: one document with stats and the trace", "[cli]") {
   REQUIRE(okdoc["stats"]["depth"] == 14);
 }
 
+TEST_CASE("symmetry: text and JSON say which, --no-symmetry turns it off", "[cli][symmetry]") {
+  const Run reduced = statecheck("check voting --progress 0");
+  REQUIRE(reduced.code == 0);
+  // TLC's counts for MCVoting.cfg with SYMMETRY (tests/specs/tla_symmetry_test.cpp).
+  REQUIRE_THAT(reduced.out, Catch::Contains("  distinct states   77\n"));
+  REQUIRE_THAT(reduced.out, Catch::Contains("  symmetry          a1..a3 x v1..v2 interchangeable: 12 renamings"));
+  const auto doc = test::parse_json(statecheck("check voting --format json").out);
+  REQUIRE(doc["run"]["options"]["symmetry"] == true);
+  REQUIRE(doc["stats"]["symmetry"]["kinds"] == nlohmann::json::array({"a1..a3", "v1..v2"}));
+  REQUIRE(doc["stats"]["symmetry"]["group_size"] == 12);
+  const auto plain = test::parse_json(statecheck("check voting --no-symmetry --format json").out);
+  REQUIRE(plain["run"]["options"]["symmetry"] == false);
+  REQUIRE(plain["stats"]["symmetry"].is_null());
+  REQUIRE(plain["stats"]["distinct"] > 77);
+  REQUIRE(plain["stats"]["depth"] == 11);  // renaming keeps distances
+}
+
 TEST_CASE("a spec whose effect throws: exit 3 with the action and the trace", "[cli]") {
   const Run r = run(FAULTY_BIN, "--set crash_at=3 --quiet");
   REQUIRE(r.code == 3);

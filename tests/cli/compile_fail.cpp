@@ -99,4 +99,28 @@ struct State {
 auto s = statecheck::spec<State>(
     "x", statecheck::init([](State&) {}),
     statecheck::actions(statecheck::action("A", [](const State& before, State after) { after.n = before.n + 1; })));
+#elif defined(CASE_symmetric_twice)
+// One kind declared symmetric twice: which count would hold?
+struct Scm {
+  static constexpr std::string_view prefix = "s";
+};
+struct State {
+  BOOST_HANA_DEFINE_STRUCT(State, (statecheck::id_set<3, Scm>, acks));
+  friend bool operator==(const State&, const State&) = default;
+};
+auto s = statecheck::spec<State>(
+    "x", statecheck::init([](State&) {}),
+    statecheck::actions(statecheck::action("Ack", statecheck::ids<Scm>("s", 3),
+                                           [](State& st, statecheck::id<Scm> i) { st.acks.insert(i); })),
+    statecheck::symmetric<Scm>(3), statecheck::symmetric<Scm>(2));
+#elif defined(CASE_id_array_wrong_kind)
+// An id_array indexed by another kind's id (or an int): only its own kind's ids index it.
+struct Scm {
+  static constexpr std::string_view prefix = "s";
+};
+struct Dn {
+  static constexpr std::string_view prefix = "d";
+};
+statecheck::id_array<Scm, int, 3> a;
+int x = a[statecheck::id<Dn>(0)] + a[1];
 #endif

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
+#include "examples/tla/voting.hpp"
 #include "examples/two_phase.hpp"
 #include "statecheck/statecheck.hpp"
 #include "support/check_helpers.hpp"
@@ -76,4 +77,28 @@ TEST_CASE("resume: a build of the spec with another state layout or other action
                          Catch::Message(refusal));
   // The build that wrote it resumes: 100 x 100 states in all.
   REQUIRE(statecheck::check(grid<test::Grid>(), resume_from(dir.path)).stats.distinct == 10000);
+}
+
+TEST_CASE("resume: a checkpoint reduced by symmetry is not continued without it, nor the reverse", "[checkpoint][symmetry]") {
+  const test::TempDir dir("resume-symmetry");
+  const auto spec = examples::voting::make_spec({3, 2, 1});
+  checkpoint(spec, dir.path, 4);
+  auto o = resume_from(dir.path);
+  o.symmetry = false;
+  REQUIRE_THROWS_WITH(statecheck::check(spec, o),
+                      Catch::Contains("was written with symmetry reduction (a1..a3 x v1..v2); resume without --no-symmetry"));
+  // Resumed as written, it ends with the uninterrupted run's counts.
+  const statecheck::CheckResult resumed = statecheck::check(spec, resume_from(dir.path));
+  const statecheck::CheckResult whole = statecheck::check(spec, test::options(2));
+  REQUIRE(resumed.stats.distinct == whole.stats.distinct);
+  REQUIRE(resumed.stats.generated == whole.stats.generated);
+
+  const test::TempDir plain("resume-no-symmetry");
+  auto unreduced = test::options(2);
+  unreduced.symmetry = false;
+  unreduced.checkpoint.dir = plain.path;
+  unreduced.stop_after_level = 4;
+  REQUIRE(statecheck::check(spec, unreduced).outcome == Outcome::limit);
+  REQUIRE_THROWS_WITH(statecheck::check(spec, resume_from(plain.path)),
+                      Catch::Contains("was written without symmetry reduction; resume with --no-symmetry"));
 }

@@ -164,6 +164,8 @@ template <class K, class V, std::size_t Cap>
 class bounded_map : public detail::sorted_items<map_entry<K, V>, Cap, detail::entry_key> {
  public:
   using entry = map_entry<K, V>;
+  using key_type = K;
+  using mapped_type = V;
   constexpr bool contains(const K& key) const { return this->find(key) >= 0; }
   /// The value of `key`, or nullptr.
   constexpr const V* get(const K& key) const {

@@ -7,6 +7,8 @@
 //                             tag (statecheck/ids.hpp) its members are named ids (s1, s2)
 //   bounded_set<T, Cap>       a set of any state values, records included (bounded_set.hpp)
 //   bounded_map<K, V, Cap>    a finite map (bounded_set.hpp)
+//   id_array<Tag, T, N>       one T per named id of a kind, indexed only by id<Tag>; what
+//                             symmetry reduction renames slot by slot (statecheck/symmetry.hpp)
 // All keep unused storage zeroed, so equal values have equal bytes. Sizes are
 // int, like parameters, and any integer or named id indexes a bounded_vec.
 #pragma once
@@ -126,6 +128,7 @@ class id_set {
                std::conditional_t<(N <= 32), std::uint32_t, std::uint64_t>>>;
 
  public:
+  using tag = Tag;  // void for an untagged set
   /// The member type: int, or id<Tag> for a tagged set.
   using element = std::conditional_t<std::is_void_v<Tag>, int, id<Tag>>;
   constexpr id_set() = default;
@@ -171,5 +174,41 @@ class id_set {
   static constexpr word bit(element id) { return static_cast<word>(word{1} << check(id)); }
   word bits_ = 0;
 };
+
+/// One T per id of kind Tag (ids 0..N-1), indexed only by id<Tag>: `s.role[scm]`.
+/// Unlike a std::array, it says that its positions are the ids, so symmetry
+/// reduction moves its slots when it renames ids; it prints as a record keyed
+/// by id name, {s1: leader, s2: follower}.
+template <class Tag, class T, std::size_t N>
+class id_array {
+  static_assert(N > 0 && N <= id<Tag>::max_count, "statecheck::id_array: N must be 1..255");
+  static_assert(std::is_trivially_copyable_v<T>, "statecheck::id_array: elements must be trivially copyable");
+
+ public:
+  using tag = Tag;
+  using value_type = T;
+  static constexpr int size() { return static_cast<int>(N); }
+  constexpr T& operator[](id<Tag> i) { return items_[check(i)]; }
+  constexpr const T& operator[](id<Tag> i) const { return items_[check(i)]; }
+  /// Sets every slot to `value` (init: `s.role.fill(Role::follower)`).
+  constexpr void fill(const T& value) { items_.fill(value); }
+  constexpr T* begin() { return items_.data(); }
+  constexpr T* end() { return items_.data() + N; }
+  constexpr const T* begin() const { return items_.data(); }
+  constexpr const T* end() const { return items_.data() + N; }
+  friend constexpr bool operator==(const id_array&, const id_array&) = default;
+
+ private:
+  static constexpr std::size_t check(id<Tag> i) {
+    if (static_cast<std::size_t>(i.index()) >= N) throw std::out_of_range("statecheck::id_array: id out of range");
+    return static_cast<std::size_t>(i.index());
+  }
+  std::array<T, N> items_{};
+};
+
+template <class T>
+struct is_id_array : std::false_type {};
+template <class Tag, class T, std::size_t N>
+struct is_id_array<id_array<Tag, T, N>> : std::true_type {};
 
 }  // namespace statecheck

@@ -140,6 +140,24 @@ struct member_traits<id<Tag>> {
   static Value to_value(const id<Tag>& i) { return Value::name(i.name()); }
 };
 
+/// id_arrays print as records keyed by id name: {s1: 3, s2: 0}.
+template <class Tag, class T, std::size_t N>
+struct member_traits<id_array<Tag, T, N>> {
+  static constexpr bool supported = state_member<T>;
+  static constexpr std::size_t size = N * member_traits<T>::size;
+  static void encode(const id_array<Tag, T, N>& a, std::byte*& out) {
+    for (const T& item : a) member_traits<T>::encode(item, out);
+  }
+  static Value to_value(const id_array<Tag, T, N>& a) {
+    Value v = Value::list(Value::Kind::record);
+    for (int i = 0; i < static_cast<int>(N); ++i) {
+      v.keys.push_back(id<Tag>(i).name());
+      v.items.push_back(member_traits<T>::to_value(a[id<Tag>(i)]));
+    }
+    return v;
+  }
+};
+
 template <std::size_t N, class Tag>
 struct member_traits<id_set<N, Tag>> {
   static constexpr bool supported = true;

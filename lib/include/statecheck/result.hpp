@@ -57,6 +57,7 @@ struct CheckOptions {
   std::uint32_t max_depth = 0;          // 0: unbounded; else levels beyond it are not expanded
   bool check_deadlock = true;           // and the spec does not allow deadlock
   bool exact = false;                   // store full states instead of fingerprints
+  bool symmetry = true;                 // reduce by the spec's symmetric<Tag>(n) parts, if any (--no-symmetry: false)
   double progress_seconds = 0;          // 0: no progress lines
   std::vector<std::string> invariants;  // empty: all
   std::uint64_t self_check_states = 1000;  // run the spec self-checks on this many states (0: none)
@@ -114,6 +115,10 @@ struct Stats {
   std::uint64_t compaction_collisions = 0;
   std::size_t peak_rss = 0;
   std::uint64_t self_checked = 0;  // states the spec self-checks ran on
+  /// The symmetry the counts are reduced by: per kind "s1..s3"; empty when none
+  /// (no symmetric part, or --no-symmetry). distinct then counts orbits.
+  std::vector<std::string> symmetry;
+  double symmetry_group = 1;       // renamings in the group: the product of count! over the kinds
 };
 
 enum class Outcome {

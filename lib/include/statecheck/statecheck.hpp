@@ -7,3 +7,4 @@
 #include "statecheck/enum.hpp"
 #include "statecheck/registry.hpp"
 #include "statecheck/spec.hpp"
+#include "statecheck/symmetry.hpp"

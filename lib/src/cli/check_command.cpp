@@ -31,6 +31,7 @@ struct CheckArgs {
   std::uint32_t max_depth = 0;
   double progress = 10;
   bool exact = false;
+  bool no_symmetry = false;
   std::uint64_t self_check = CheckOptions{}.self_check_states;
   bool coverage = false;
   std::string graph_file;
@@ -96,6 +97,7 @@ int run_check(const CheckArgs& a) {
   o.memory_bounds_process = true;
   o.max_depth = a.max_depth;
   o.exact = a.exact;
+  o.symmetry = !a.no_symmetry;
   o.self_check_states = a.self_check;
   o.progress_seconds = a.spec.quiet ? 0 : a.progress;
   if (a.checkpoint_every > 0 && a.checkpoint.empty())
@@ -188,6 +190,7 @@ Command add_check_command(CLI::App& app, bool single_spec) {
   cmd->add_option("--progress", a->progress, "seconds between progress lines on stderr (0: none; default 10)")
       ->check(number_in(0, 86400));
   cmd->add_flag("--exact", a->exact, "store full states instead of fingerprints (for validation)");
+  cmd->add_flag("--no-symmetry", a->no_symmetry, "explore every renaming of the spec's symmetric ids separately (for comparison)");
   cmd->add_option("--self-check", a->self_check,
                   "check determinism, canonical encoding and pure properties on the first N states (0: off; default 1000)")
       ->check(integer_in(0, std::uint64_t{1} << 40));

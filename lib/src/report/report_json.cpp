@@ -100,12 +100,22 @@ ordered_json run_json(const RunInfo& info) {
                                 {"max_depth", or_null(o.max_depth)},
                                 {"check_deadlock", o.check_deadlock},
                                 {"exact", o.exact},
+                                {"symmetry", o.symmetry},
                                 {"invariants", o.invariants}};
   return {{"statecheck_version", STATECHECK_VERSION},
           {"spec", info.spec},
           {"constants", constants},
           {"options", options},
           {"visited_set", visited_set_layout(o.exact)}};
+}
+
+/// The symmetry the counts are reduced by, or null when none.
+ordered_json symmetry_json(const Stats& s) {
+  if (s.symmetry.empty()) return nullptr;
+  // An integer while it is exact in a double (up to 2^53; 18! is beyond), else the double.
+  const ordered_json size = s.symmetry_group < 9.0e15 ? ordered_json(static_cast<std::uint64_t>(s.symmetry_group))
+                                                      : ordered_json(s.symmetry_group);
+  return {{"kinds", s.symmetry}, {"group_size", size}};
 }
 
 ordered_json stats_json(const Stats& s) {
@@ -123,7 +133,8 @@ ordered_json stats_json(const Stats& s) {
           {"seconds", s.seconds},       {"threads", s.threads},     {"states_per_level", s.level_sizes},
           {"actions", actions},         {"visited_set", visited},   {"trace_log_bytes", s.trace_bytes},
           {"trace_log_disk_bytes", s.trace_disk_bytes},               {"memory_peak_bytes", s.memory_peak},
-          {"peak_rss_bytes", s.peak_rss},                             {"self_checked", s.self_checked}};
+          {"peak_rss_bytes", s.peak_rss},                             {"self_checked", s.self_checked},
+          {"symmetry", symmetry_json(s)}};
 }
 
 }  // namespace

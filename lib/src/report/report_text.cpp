@@ -108,6 +108,13 @@ void print_stats(std::ostream& out, const CheckResult& r) {
   out << "  distinct states   " << with_commas(s.distinct) << "\n";
   out << "  generated states  " << with_commas(s.generated) << "\n";
   out << "  depth             " << s.depth << "\n";
+  if (!s.symmetry.empty()) {
+    std::string kinds;
+    for (const std::string& k : s.symmetry) kinds += (kinds.empty() ? "" : " x ") + k;
+    std::snprintf(line, sizeof line, "  symmetry          %s interchangeable: %.0f renamings, distinct counts orbits\n",
+                  kinds.c_str(), s.symmetry_group);
+    out << line;
+  }
   std::snprintf(line, sizeof line, "  time              %.3f s, %u threads, %.0f distinct states/s\n", s.seconds,
                 s.threads, rate);
   out << line;
@@ -125,7 +132,8 @@ void print_stats(std::ostream& out, const CheckResult& r) {
   out << line;
   if (s.self_checked > 0)
     out << "  self-check        " << with_commas(s.self_checked)
-        << " states: transitions deterministic, encoding canonical, properties pure\n";
+        << " states: transitions deterministic, encoding canonical, properties pure"
+        << (s.symmetry.empty() ? "" : ", renaming commutes with the spec") << "\n";
   if (s.trace_disk_bytes != 0) out << "  trace log spilled " << bytes_text(s.trace_disk_bytes) << " to --workdir\n";
 }
 

@@ -1,6 +1,7 @@
 // Trace reconstruction by replay; see detail/trace_builder.hpp.
 #include "report/trace_builder.hpp"
 
+#include <cstring>
 #include <memory>
 
 #include "statecheck/report.hpp"
@@ -26,40 +27,91 @@ bool TraceBuilder::visited(const std::byte* state) const {
   return visited_->contains(h);
 }
 
+bool TraceBuilder::step_into_orbit(std::byte* state, const std::byte* target, std::uint32_t& tid) const {
+  std::unique_ptr<std::byte[]> next(new std::byte[ops_.state_size + 16]);
+  std::unique_ptr<std::byte[]> canon(new std::byte[ops_.state_size + 16]);
+  for (std::uint32_t t = 0; t < ops_.transitions; ++t) {
+    std::memcpy(next.get(), state, ops_.state_size);
+    try {
+      if (!ops_.replay(ops_.model, next.get(), t)) continue;
+    } catch (const std::exception&) {
+      continue;  // not the step taken: the logged one did not throw
+    }
+    std::memcpy(canon.get(), next.get(), ops_.state_size);
+    ops_.canonicalize(ops_.model, canon.get());
+    if (!ops_.equal(canon.get(), target)) continue;
+    std::memcpy(state, next.get(), ops_.state_size);
+    tid = t;
+    return true;
+  }
+  return false;
+}
+
+std::uint32_t TraceBuilder::concrete_failing(const std::byte* state, std::uint32_t tid, const std::string& message) const {
+  if (ops_.canonicalize == nullptr) return tid;
+  std::unique_ptr<std::byte[]> next(new std::byte[ops_.state_size + 16]);
+  for (std::uint32_t t = 0; t < ops_.transitions; ++t) {
+    std::memcpy(next.get(), state, ops_.state_size);
+    try {
+      ops_.replay(ops_.model, next.get(), t);
+    } catch (const std::exception& e) {
+      if (message == e.what()) return t;
+    }
+  }
+  return tid;
+}
+
 std::vector<TraceStep> TraceBuilder::build(const std::vector<std::uint32_t>& path, std::string& problem,
-                                           const std::byte* expected_last) const {
+                                           const std::byte* expected_last, std::vector<std::byte>* last_state) const {
   std::vector<TraceStep> steps;
   if (path.empty()) return steps;
   std::unique_ptr<std::byte[]> state(new std::byte[ops_.state_size + 16]);
+  // With symmetry, `state` is the concrete state and `rep` its logged representative.
+  const bool symmetric = ops_.canonicalize != nullptr;
+  std::unique_ptr<std::byte[]> rep(new std::byte[ops_.state_size + 16]);
+  std::byte* logged = symmetric ? rep.get() : state.get();
   try {
     if (!ops_.make_initial(ops_.model, path[0], state.get())) {
       problem = "the spec is not deterministic: initial state " + std::to_string(path[0]) +
                 " was rejected on replay";
       return {};
     }
+    if (symmetric) {
+      std::memcpy(rep.get(), state.get(), ops_.state_size);
+      ops_.canonicalize(ops_.model, rep.get());
+    }
     TraceStep first;
     first.state = ops_.to_value(ops_.model, state.get());
     steps.push_back(std::move(first));
     for (std::size_t i = 1; i < path.size(); ++i) {
-      const TransitionInfo info = ops_.describe(ops_.model, path[i]);
       TraceStep step;
-      step.label = transition_label(info);
-      step.action = info.action_name;
-      step.params = info.params;
-      if (!ops_.replay(ops_.model, state.get(), path[i])) {
+      step.label = transition_label(ops_.describe(ops_.model, path[i]));
+      if (!ops_.replay(ops_.model, logged, path[i])) {
         problem = "the spec is not deterministic: on replay, step " + std::to_string(i) + " (" + step.label +
                   ") is not enabled";
         return {};
       }
-      if (!visited(state.get())) {
+      if (symmetric) ops_.canonicalize(ops_.model, logged);
+      if (!visited(logged)) {
         problem = "the spec is not deterministic: on replay, step " + std::to_string(i) + " (" + step.label +
                   ") reaches a state the search never visited";
         return {};
       }
+      std::uint32_t taken = path[i];
+      if (symmetric && !step_into_orbit(state.get(), logged, taken)) {
+        problem = "the spec is not symmetric: on the concrete trace, no transition at step " + std::to_string(i) +
+                  " reaches the orbit the search logged (" + step.label + " on its representative); run --self-check";
+        return {};
+      }
+      const TransitionInfo info = ops_.describe(ops_.model, taken);
+      step.label = transition_label(info);
+      step.action = info.action_name;
+      step.params = info.params;
       step.state = ops_.to_value(ops_.model, state.get());
       steps.push_back(std::move(step));
     }
-    if (expected_last != nullptr && !ops_.equal(state.get(), expected_last)) {
+    if (last_state != nullptr) last_state->assign(state.get(), state.get() + ops_.state_size);
+    if (expected_last != nullptr && !ops_.equal(logged, expected_last)) {
       problem = "the spec is not deterministic: replaying the trace ends in a different state";
       return {};
     }

@@ -28,11 +28,24 @@ class TraceBuilder {
   /// Replays `path` (initial combination, then transition ids). On success
   /// returns the steps; otherwise sets `problem` to a one-line explanation.
   /// `expected_last`, when given, must equal the state the path ends in.
+  /// With symmetry the logged path runs through representatives; the steps
+  /// returned are concrete: from the real initial state, at each step the
+  /// lowest transition id whose successor has the logged representative
+  /// (one exists: renaming commutes with the spec's transitions).
+  /// `last_state`, when given, receives the concrete state the trace ends in.
   std::vector<TraceStep> build(const std::vector<std::uint32_t>& path, std::string& problem,
-                               const std::byte* expected_last = nullptr) const;
+                               const std::byte* expected_last = nullptr,
+                               std::vector<std::byte>* last_state = nullptr) const;
+
+  /// With symmetry: the lowest transition id from concrete `state` that throws
+  /// `message`, standing for the representative's failing `tid` (else `tid`).
+  std::uint32_t concrete_failing(const std::byte* state, std::uint32_t tid, const std::string& message) const;
 
  private:
   bool visited(const std::byte* state) const;
+  /// The lowest transition id that takes `state` into the orbit of `target`
+  /// (a representative); `state` becomes its successor. False when none does.
+  bool step_into_orbit(std::byte* state, const std::byte* target, std::uint32_t& tid) const;
   const ModelOps& ops_;
   const VisitedSet* visited_;
   const ExactSet* exact_;

@@ -344,7 +344,9 @@ class Search : public SearchState {
 
 CheckResult run_search(const ModelOps& ops, const CheckOptions& options) {
   stop_requested.store(false);
-  Search search(ops, options);
+  // --no-symmetry searches the same spec with its plain expansion.
+  const ModelOps searched = options.symmetry ? ops : without_symmetry(ops);
+  Search search(searched, options);
   return search.run();
 }
 

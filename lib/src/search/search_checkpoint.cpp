@@ -73,6 +73,7 @@ CheckpointMeta SearchState::checkpoint_meta() const {
   m.invariant_mask = invariant_mask;
   m.check_deadlock = options.check_deadlock;
   m.exact = options.exact;
+  m.symmetry = symmetry_text();
   m.max_depth = options.max_depth;
   m.state_size = ops.state_size;
   m.encoding_size = ops.encoding_size;
@@ -88,6 +89,12 @@ CheckpointMeta SearchState::checkpoint_meta() const {
   return m;
 }
 
+std::string SearchState::symmetry_text() const {
+  std::string text;
+  for (const std::string& k : result.stats.symmetry) text += (text.empty() ? "" : " x ") + k;
+  return text;
+}
+
 std::string SearchState::resume_command() const {
   std::string c = options.checkpoint.invocation.empty() ? "statecheck check " + ops.name : options.checkpoint.invocation;
   for (const auto& [name, value] : options.checkpoint.constants) c += " --set " + name + "=" + value;
@@ -95,6 +102,7 @@ std::string SearchState::resume_command() const {
   if (!options.check_deadlock) c += " --no-deadlock";
   if (options.max_depth != 0) c += " --max-depth " + std::to_string(options.max_depth);
   if (options.exact) c += " --exact";
+  if (!options.symmetry) c += " --no-symmetry";
   return c + " --resume " + options.checkpoint.dir;
 }
 
@@ -161,6 +169,9 @@ void SearchState::restore_checkpoint() {
     refuse("was written with --max-depth " + std::to_string(m.max_depth) + " (0: none); resume with the same --max-depth");
   if (m.exact != options.exact)
     refuse(std::string("was written ") + (m.exact ? "with --exact; resume with" : "without --exact; resume without") + " --exact");
+  if (m.symmetry != symmetry_text())
+    refuse(m.symmetry.empty() ? "was written without symmetry reduction; resume with --no-symmetry"
+                              : "was written with symmetry reduction (" + m.symmetry + "); resume without --no-symmetry");
   // Threads may differ. --memory may differ, but must hold what the checkpoint holds.
   const std::uint64_t set_bytes_needed = visited ? std::uint64_t{8} << m.visited_bits : d.visited.size();
   const std::uint64_t needed =

@@ -39,12 +39,12 @@ void SearchState::merge_outcome(CheckOutcome& best, const CheckOutcome& o) {
     best.goal_ranks[g] = std::min(best.goal_ranks[g], o.goal_ranks[g]);
 }
 
-std::vector<TraceStep> SearchState::trace_to(Location at, bool compare_last) {
+std::vector<TraceStep> SearchState::trace_to(Location at, bool compare_last, std::vector<std::byte>* last_state) {
   std::string problem;
   const std::byte* last = compare_last ? frontier.get() + at.rank * frontier_stride : nullptr;
   std::vector<TraceStep> steps;
   try {
-    steps = TraceBuilder(ops, visited.get(), exact.get()).build(log.path(at.level, at.rank), problem, last);
+    steps = TraceBuilder(ops, visited.get(), exact.get()).build(log.path(at.level, at.rank), problem, last, last_state);
   } catch (const std::runtime_error& e) {  // the spilled trace log could not be read back: an I/O stop, not the spec's fault
     const std::string found = result.violation ? "a violation of " + result.violation->property
                                                : result.error ? "a spec error" : "a result";
@@ -72,8 +72,16 @@ void SearchState::fail_with_error(Location at, const std::string& message, const
                                   std::optional<std::uint32_t> tid) {
   result.outcome = Outcome::error;
   result.error = SpecError{message, where, {}};
-  if (tid) result.error->where = *tid == constraint_tid ? "the constraint" : "action " + transition_label(ops.describe(ops.model, *tid));
-  std::vector<TraceStep> steps = trace_to(at, true);
+  std::vector<std::byte> concrete;
+  std::vector<TraceStep> steps = trace_to(at, true, &concrete);
+  if (tid && result.error) {
+    // With symmetry the failing transition was taken from the representative: name the concrete one.
+    const std::uint32_t taken = *tid == constraint_tid || concrete.empty()
+                                    ? *tid
+                                    : TraceBuilder(ops, visited.get(), exact.get()).concrete_failing(concrete.data(), *tid, message);
+    if (result.error->where != "replay")
+      result.error->where = taken == constraint_tid ? "the constraint" : "action " + transition_label(ops.describe(ops.model, taken));
+  }
   if (result.error && result.error->where != "replay") result.error->trace = std::move(steps);
 }
 

@@ -12,6 +12,7 @@
 #include "store/fault.hpp"
 #include "statecheck/detail/search.hpp"
 #include "tools/self_check.hpp"
+#include "tools/symmetry_check.hpp"
 
 namespace statecheck::detail {
 
@@ -55,6 +56,8 @@ SearchState::SearchState(const ModelOps& model_ops, const CheckOptions& opts)
   result.spec = ops.name;
   result.stats.threads = threads;
   result.stats.exact = options.exact;
+  for (const SymmetryKind& k : ops.symmetry) result.stats.symmetry.push_back(k.first + ".." + k.last);
+  result.stats.symmetry_group = symmetry_group_size(ops.symmetry);
   for (const std::string& name : ops.action_names) result.stats.actions.push_back({name, 0, 0});
   result.stats.transition_new.assign(ops.transitions, 0);
 }
@@ -131,6 +134,16 @@ bool SearchState::fit_memory(std::size_t extra, const std::string& what) {
 bool SearchState::self_check_frontier() {
   if (!view) return true;
   std::uint64_t& done = result.stats.self_checked;
+  if (done == 0 && frontier_count > 0) {
+    try {
+      if (const std::optional<SelfCheckFailure> f = check_initial_symmetry(*view)) {
+        fail_with_error({level, 0}, "self-check failed: " + f->message, f->where, std::nullopt);
+        return false;
+      }
+    } catch (...) {
+      // init threw: the search has reported it already
+    }
+  }
   for (std::uint64_t rank = 0; rank < frontier_count && done < options.self_check_states; ++rank, ++done) {
     const std::optional<SelfCheckFailure> f = self_check(*view, frontier.get() + rank * frontier_stride, invariant_mask);
     if (!f) continue;

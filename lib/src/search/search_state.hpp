@@ -113,8 +113,10 @@ class SearchState {
   double seconds_before = 0;  // spent before the checkpoint this run resumed from
 
  private:
-  std::vector<TraceStep> trace_to(Location at, bool compare_last);
+  std::vector<TraceStep> trace_to(Location at, bool compare_last, std::vector<std::byte>* last_state = nullptr);
   CheckpointMeta checkpoint_meta() const;
+  /// The symmetric kinds this search reduces by, as the checkpoint records them.
+  std::string symmetry_text() const;
   std::string write_checkpoint_file();
   std::string resume_command() const;
   double elapsed() const;

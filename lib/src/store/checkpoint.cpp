@@ -21,7 +21,7 @@ namespace statecheck::detail {
 namespace {
 
 constexpr char magic[8] = {'s', 't', 'a', 't', 'e', 'c', 'h', 'k'};
-constexpr std::uint32_t version = 3;  // 2: per-transition new-state counts (--coverage after --resume); 3: compact visited table
+constexpr std::uint32_t version = 3;  // 2: per-transition new-state counts (--coverage after --resume); 3: compact visited table, symmetry
 enum Tag : std::uint32_t { meta_tag = 1, visited_tag = 2, trace_tag = 3, frontier_tag = 4 };
 constexpr const char* tag_names[] = {"?", "meta", "visited", "trace", "frontier"};
 constexpr std::size_t section_header = 24;

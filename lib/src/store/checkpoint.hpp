@@ -39,6 +39,7 @@ struct CheckpointMeta {
   std::uint64_t invariant_mask = 0;
   bool check_deadlock = true;
   bool exact = false;
+  std::string symmetry;     // the symmetric kinds the states were reduced by ("s1..s3 x d1..d2"), "" for none (version 3)
   std::uint32_t max_depth = 0;
   std::uint64_t state_size = 0, encoding_size = 0, transitions = 0, init_combinations = 0, actions = 0;
   // Where the search is: the frontier is level `level`, not yet checked or expanded.
@@ -63,7 +64,7 @@ struct CheckpointMeta {
     f(m.max_depth), f(m.state_size), f(m.encoding_size), f(m.transitions), f(m.init_combinations), f(m.actions);
     f(m.level), f(m.distinct), f(m.generated), f(m.seconds);
     f(m.level_sizes), f(m.transition_enabled), f(m.transition_new), f(m.goal_level), f(m.goal_rank);
-    f(m.visited_bits), f(m.visited_size), f(m.collisions);
+    f(m.visited_bits), f(m.visited_size), f(m.collisions), f(m.symmetry);
   }
 
   std::uint64_t encoded_bytes() const { return encoding_size == 0 ? state_size : encoding_size; }

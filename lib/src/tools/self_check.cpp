@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "statecheck/report.hpp"
+#include "tools/symmetry_check.hpp"
 
 namespace statecheck::detail {
 
@@ -88,6 +89,7 @@ std::optional<SelfCheckFailure> self_check(const ModelView& view, const std::byt
     if (auto f = check_properties(view, s, invariant_mask)) return f;
     if (view.expandable(s))
       if (auto f = check_transitions(view, s)) return f;
+    if (auto f = check_symmetry(view, state, invariant_mask)) return f;
   } catch (...) {
     // The search runs the same code on this state next and reports the
     // exception better: with the action or property that threw.

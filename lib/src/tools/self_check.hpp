@@ -7,6 +7,7 @@
 //    equal to its parent (a stuttering step) hashes like the parent; two states
 //    with equal fingerprints compare equal (else the encoding drops a field).
 //  - Pure properties: every invariant and goal gives the same answer twice.
+//  - Symmetry, when the spec declares some: tools/symmetry_check.hpp.
 #pragma once
 
 #include <cstdint>

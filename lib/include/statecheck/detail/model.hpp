@@ -11,6 +11,7 @@
 #include <tuple>
 #include <type_traits>
 
+#include "statecheck/detail/canonical.hpp"
 #include "statecheck/detail/hash.hpp"
 #include "statecheck/detail/model_ops.hpp"
 #include "statecheck/detail/search.hpp"
@@ -19,6 +20,22 @@
 #include "statecheck/spec.hpp"
 
 namespace statecheck::detail {
+
+template <class State, class Symmetry>
+struct symmetry_types;
+template <class State, class... Tags>
+struct symmetry_types<State, symmetry_t<Tags...>> {
+  using canonicalizer = Canonicalizer<State, Tags...>;
+  using perm = permutation<Tags...>;
+  /// Kind k's id prefix and the names of its first and last symmetric ids.
+  static SymmetryKind describe(std::size_t k, int count) {
+    SymmetryKind out;
+    std::size_t i = 0;
+    ((i++ == k ? (out = SymmetryKind{std::string(Tags::prefix), id<Tags>(0).name(),
+                                     id<Tags>(count > 0 ? count - 1 : 0).name(), count}, 0) : 0), ...);
+    return out;
+  }
+};
 
 template <class Spec>
 class Model {
@@ -33,7 +50,8 @@ class Model {
   explicit Model(const Spec& spec)
       : spec_(spec), table_(spec_),
         init_combinations_(static_cast<std::uint32_t>(
-            checked_combinations(spec_.name, "", spec_.init.params, max_enumerated))) {
+            checked_combinations(spec_.name, "", spec_.init.params, max_enumerated))),
+        canon_(checked_symmetry(spec_)) {
     require_unique_names(spec_);
   }
   Model(const Model&) = delete;
@@ -52,8 +70,8 @@ class Model {
     for (std::uint32_t t = 0; t < o.transitions; ++t) o.action_of_transition.push_back(table_.action_of(t));
     std::apply([&](const auto&... i) { (o.invariant_names.emplace_back(i.name), ...); }, spec_.invariants.list);
     std::apply([&](const auto&... g) { (o.goal_names.emplace_back(g.name), ...); }, spec_.goals.list);
-    o.initial = &initial;
-    o.expand = &expand;
+    o.initial = &initial<Spec::has_symmetry>;
+    o.expand = &expand<Spec::has_symmetry>;
     o.check = &check;
     o.make_initial = &make_initial;
     o.replay = &replay;
@@ -62,6 +80,14 @@ class Model {
     o.describe = &describe;
     o.to_value = &value_of;
     o.equal = &equal;
+    if constexpr (Spec::has_symmetry) {
+      o.plain_initial = &initial<false>;
+      o.plain_expand = &expand<false>;
+      o.canonicalize = &canonicalize;
+      o.transpose = &transpose;
+      for (std::size_t k = 0; k < Spec::symmetry_type::kinds; ++k)
+        o.symmetry.push_back(Sym::describe(k, spec_.symmetry.counts[k]));
+    }
     return o;
   }
 
@@ -79,8 +105,20 @@ class Model {
   }
 
  private:
+  using Sym = symmetry_types<State, typename Spec::symmetry_type>;
+
+  /// The symmetry's canonicalizer; throws config_error for a count out of 0..max_symmetric_ids.
+  static typename Sym::canonicalizer checked_symmetry(const Spec& spec) {
+    for (const int count : spec.symmetry.counts)
+      if (count < 0 || count > max_symmetric_ids)
+        throw config_error("spec '" + std::string(spec.name) + "': symmetric<...>(" + std::to_string(count) +
+                           ") is out of 0.." + std::to_string(max_symmetric_ids));
+    return typename Sym::canonicalizer(spec.symmetry.counts);
+  }
+
   static const Model& self(const void* m) { return *static_cast<const Model*>(m); }
 
+  template <bool Symmetric>
   static void initial(const void* m, Worker& w) {
     const Model& me = self(m);
     std::uint32_t combination = 0;
@@ -95,6 +133,7 @@ class Model {
         std::byte* slot = w.stage_slot();
         State* s = new (slot) State{};
         if (!run_init(me.spec_.init.fn, *s, vs...)) return;
+        if constexpr (Symmetric) me.canon_(*s);
         ++w.generated;
         w.stage(fingerprint(*s, slot + sizeof(State)), c);
         w.end_state();
@@ -121,6 +160,7 @@ class Model {
     }
   }
 
+  template <bool Symmetric>
   static void expand(const void* m, const StateChunk& chunk, Worker& w) {
     const Model& me = self(m);
     for (std::size_t i = 0; i < chunk.count; ++i) {
@@ -138,6 +178,7 @@ class Model {
           std::byte* slot = w.stage_slot();
           State* next = new (slot) State(s);
           apply_effect(a.effect, s, *next, vs...);
+          if constexpr (Symmetric) me.canon_(*next);
           w.stage(fingerprint(*next, slot + sizeof(State)), w.key(rank, tid));
         });
         const std::size_t produced = w.end_state();
@@ -248,6 +289,26 @@ class Model {
 
   static TransitionInfo describe(const void* m, std::uint32_t tid) { return self(m).table_.describe(tid); }
 
+  static std::uint64_t canonicalize(const void* m, std::byte* state) {
+    std::uint64_t tried = 1;
+    as_std_exception([&] {
+      tried = self(m).canon_(*std::launder(reinterpret_cast<State*>(state)));
+      return true;
+    });
+    return tried;
+  }
+
+  /// Swaps ids a and b of symmetric kind `kind` in the state (the self-checks' renamings).
+  static void transpose(const void*, std::byte* state, std::uint32_t kind, int a, int b) {
+    typename Sym::perm p = Sym::perm::identity();
+    p.to[kind][static_cast<std::size_t>(a)] = static_cast<std::uint8_t>(b);
+    p.to[kind][static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(a);
+    as_std_exception([&] {
+      permute(*std::launder(reinterpret_cast<State*>(state)), p);
+      return true;
+    });
+  }
+
   static Value value_of(const void*, const std::byte* state) {
     return to_value(*std::launder(reinterpret_cast<const State*>(state)));
   }
@@ -259,6 +320,7 @@ class Model {
   Spec spec_;
   TransitionTable<Spec> table_;
   std::uint32_t init_combinations_;
+  typename Sym::canonicalizer canon_;
 };
 
 }  // namespace statecheck::detail

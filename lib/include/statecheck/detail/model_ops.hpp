@@ -64,6 +64,14 @@ struct CheckOutcome {
 /// constraint threw (no action was running).
 inline constexpr std::uint32_t constraint_tid = ~std::uint32_t{0};
 
+/// One symmetric kind of a spec: ids `first`..`last` (prefix `prefix`) are interchangeable.
+struct SymmetryKind {
+  std::string prefix;
+  std::string first;
+  std::string last;
+  int count = 0;
+};
+
 struct ModelOps {
   const void* model = nullptr;
   std::string name;
@@ -94,6 +102,35 @@ struct ModelOps {
   TransitionInfo (*describe)(const void* model, std::uint32_t tid) = nullptr;
   Value (*to_value)(const void* model, const std::byte* state) = nullptr;
   bool (*equal)(const std::byte* a, const std::byte* b) = nullptr;
+
+  // Symmetry (statecheck/symmetry.hpp); all empty or null when the spec declares none.
+  std::vector<SymmetryKind> symmetry;
+  /// Replaces a state by its orbit's representative; returns the candidate renamings tried.
+  std::uint64_t (*canonicalize)(const void* model, std::byte* state) = nullptr;
+  /// Swaps ids a and b of symmetric kind `kind` in a state.
+  void (*transpose)(const void* model, std::byte* state, std::uint32_t kind, int a, int b) = nullptr;
+  /// initial and expand without canonicalization (--no-symmetry).
+  void (*plain_initial)(const void* model, Worker& w) = nullptr;
+  void (*plain_expand)(const void* model, const StateChunk& chunk, Worker& w) = nullptr;
 };
+
+/// The same spec searched without its symmetry (--no-symmetry).
+inline ModelOps without_symmetry(ModelOps ops) {
+  if (ops.canonicalize == nullptr) return ops;
+  ops.initial = ops.plain_initial;
+  ops.expand = ops.plain_expand;
+  ops.symmetry.clear();
+  ops.canonicalize = nullptr;
+  ops.transpose = nullptr;
+  return ops;
+}
+
+/// The number of renamings in the group: the product of count! over the kinds (a double: 32! overflows).
+inline double symmetry_group_size(const std::vector<SymmetryKind>& kinds) {
+  double size = 1;
+  for (const SymmetryKind& k : kinds)
+    for (int i = 2; i <= k.count; ++i) size *= i;
+  return size;
+}
 
 }  // namespace statecheck::detail

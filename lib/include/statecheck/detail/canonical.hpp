@@ -1,0 +1,270 @@
+// statecheck/detail/canonical.hpp - the representative of a state's orbit
+// under the spec's symmetry (statecheck/symmetry.hpp).
+//
+// Exactness: every state of an orbit must map to the same representative, or
+// counts would depend on which member a thread met first. The representative
+// is the smallest state (statecheck::order) among the renamings that sort the
+// ids by a signature. A signature sums, over every place an id occurs, a hash
+// of where (the field's path in the state type, a vector position) and in
+// what role (it owns an id_array slot or map entry holding these values; it
+// is held by such an entry). Renaming a state renames its signatures with it,
+// so the candidate set, and its minimum, is the same for every member of the
+// orbit. Ids with equal signatures are tried in every order, except a run of
+// tied ids that the state itself cannot tell apart (swapping any two
+// neighbours of the run leaves it unchanged: then every order of the run gives
+// the same state, as in an initial state where all ids start alike). The cost
+// is one renaming when all signatures differ; the worst case is n! renamings,
+// for n ids whose signatures tie although the state tells them apart.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <bitset>
+#include <boost/hana.hpp>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <type_traits>
+
+#include "statecheck/bounded_set.hpp"
+#include "statecheck/symmetry.hpp"
+
+namespace statecheck::detail {
+
+inline constexpr std::uint64_t mix64(std::uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+inline constexpr std::uint64_t mix64(std::uint64_t a, std::uint64_t b) { return mix64(a * 0x9e3779b97f4a7c15ULL + b); }
+
+template <class... Tags>
+class Signatures {
+ public:
+  static constexpr std::size_t none = sizeof...(Tags);
+  struct Owner {
+    std::size_t kind = none;
+    int index = 0;
+  };
+
+  explicit Signatures(const std::array<int, sizeof...(Tags)>& counts) : counts_(counts) {}
+  std::uint64_t of(std::size_t kind, int index) const { return sig_[kind][static_cast<std::size_t>(index)]; }
+
+  /// Adds the occurrences of symmetric ids (and owned scalars) in `v` at `path`.
+  template <class T>
+  void walk(const T& v, std::uint64_t path, Owner owner) {
+    if constexpr (is_id<T>::value) {
+      note_id(v, path, owner);
+    } else if constexpr (is_tagged_id_set<T>::value) {
+      v.for_each([&](auto member) { note_id(member, path, owner); });
+    } else if constexpr (is_id_array<T>::value) {
+      for (int i = 0; i < T::size(); ++i) {
+        const id<typename T::tag> slot(i);
+        // A slot that renaming does not move keeps its place, which may tell ids apart.
+        const std::uint64_t place = symmetric(slot) ? 1 : 1000 + static_cast<std::uint64_t>(i);
+        walk(v[slot], mix64(path, place), owner_of(slot, owner));
+      }
+    } else if constexpr (is_bounded_map<T>::value) {
+      for (const auto& e : v) {
+        walk(e.key, mix64(path, 2), owner);
+        walk(e.value, mix64(path, 3), owner_of(e.key, owner));
+      }
+    } else if constexpr (is_bounded_set<T>::value) {
+      for (const auto& item : v) walk(item, mix64(path, 4), owner);
+    } else if constexpr (is_bounded_vec<T>::value || is_std_array<T>::value) {
+      std::uint64_t position = 5;  // positions are not renamed: they may tell ids apart
+      for (const auto& item : v) walk(item, mix64(path, position++), owner);
+    } else if constexpr (boost::hana::Struct<T>::value) {
+      std::uint64_t member = 100;
+      boost::hana::for_each(boost::hana::members(v), [&](const auto& m) { walk(m, mix64(path, member++), owner); });
+    } else if (owner.kind != none) {
+      add(owner, path, scalar(v));
+    }
+  }
+
+ private:
+  template <class T>
+  static std::uint64_t scalar(const T& v) {
+    if constexpr (std::is_integral_v<T>) return static_cast<std::uint64_t>(v);
+    else if constexpr (std::is_enum_v<T>) return static_cast<std::uint64_t>(v);
+    else if constexpr (is_id<T>::value) return static_cast<std::uint64_t>(v.index());
+    else if constexpr (requires { std::hash<T>{}(v); }) return std::hash<T>{}(v);
+    else return 0;  // a custom type: it only weakens the signature, never breaks it
+  }
+  template <class Tag>
+  static constexpr std::size_t kind_of() { return kind_index<Tag, Tags...>(); }
+
+  template <class Tag>
+  bool symmetric(id<Tag> i) const {
+    constexpr std::size_t k = kind_of<Tag>();
+    if constexpr (k == none) return false;
+    else return i.index() < counts_[k];
+  }
+  /// The owner of what an id_array slot or a map entry keyed by `key` holds.
+  template <class K>
+  Owner owner_of(const K& key, Owner outer) const {
+    if constexpr (is_id<K>::value) {
+      if (symmetric(key)) return {kind_of<typename K::tag>(), key.index()};
+    }
+    return outer;
+  }
+  template <class Tag>
+  void note_id(id<Tag> i, std::uint64_t path, Owner owner) {
+    if (!symmetric(i)) {
+      if (owner.kind != none) add(owner, path, static_cast<std::uint64_t>(i.index()));
+      return;
+    }
+    const Owner self{kind_of<Tag>(), i.index()};
+    if (owner.kind == none) {
+      add(self, path, 1);
+    } else if (owner.kind == self.kind && owner.index == self.index) {
+      add(self, path, 2);  // an entry naming its own id
+    } else {
+      add(self, path, 3 + owner.kind);  // held by another's entry
+      add(owner, path, 1000 + self.kind);  // holds another's id
+    }
+  }
+  void add(Owner o, std::uint64_t path, std::uint64_t what) {
+    sig_[o.kind][static_cast<std::size_t>(o.index)] += mix64(path, what);
+  }
+
+  std::array<int, sizeof...(Tags)> counts_;
+  std::array<std::array<std::uint64_t, max_symmetric_ids>, sizeof...(Tags)> sig_{};
+};
+
+/// Maps a state to its orbit's representative, in place. No allocation: the
+/// candidates live on the stack.
+template <class State, class... Tags>
+class Canonicalizer {
+ public:
+  using Perm = permutation<Tags...>;
+  static constexpr std::size_t kinds = sizeof...(Tags);
+
+  explicit Canonicalizer(const std::array<int, kinds>& counts) : counts_(counts) {}
+
+  /// Replaces `s` by its representative; returns the number of candidate renamings tried.
+  std::uint64_t operator()(State& s) const {
+    Signatures<Tags...> sig(counts_);
+    sig.walk(s, 0, {});
+    Order order{};
+    Runs runs{};
+    bool tied = false;
+    for (std::size_t k = 0; k < kinds; ++k) tied = sort_kind(sig, k, order[k], runs[k]) || tied;
+    if (tied) tied = drop_interchangeable_runs(s, order, runs);
+    if (!tied) {
+      apply(s, order);
+      return 1;
+    }
+    return smallest(s, runs, order);
+  }
+
+ private:
+  using Order = std::array<std::array<std::uint8_t, max_symmetric_ids>, kinds>;
+  /// Per kind and sorted position: the position where its run of tied ids starts
+  /// (its own position when it is alone or its run needs no enumeration).
+  using Runs = std::array<std::array<std::uint8_t, max_symmetric_ids>, kinds>;
+
+  /// Sorts kind k's ids by signature, each run of ties by index; true when some tie.
+  bool sort_kind(const Signatures<Tags...>& sig, std::size_t k, std::array<std::uint8_t, max_symmetric_ids>& ids,
+                 std::array<std::uint8_t, max_symmetric_ids>& run) const {
+    const int n = counts_[k];
+    for (int i = 0; i < n; ++i) ids[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(i);
+    std::sort(ids.begin(), ids.begin() + n, [&](std::uint8_t a, std::uint8_t b) {
+      const std::uint64_t sa = sig.of(k, a), sb = sig.of(k, b);
+      return sa != sb ? sa < sb : a < b;
+    });
+    bool tied = false;
+    for (int i = 0; i < n; ++i) {
+      const auto at = static_cast<std::size_t>(i);
+      const bool same = i > 0 && sig.of(k, ids[at]) == sig.of(k, ids[at - 1]);
+      run[at] = same ? run[at - 1] : static_cast<std::uint8_t>(i);
+      tied = tied || same;
+    }
+    return tied;
+  }
+
+  /// Marks as alone the runs whose ids `s` cannot tell apart (every swap of
+  /// neighbours in the run fixes s: they generate all orders of the run, so
+  /// each order gives the same candidates). True when some run is left to try.
+  bool drop_interchangeable_runs(const State& s, const Order& order, Runs& runs) const {
+    bool left = false;
+    for (std::size_t k = 0; k < kinds; ++k) {
+      int start = 0;
+      while (start < counts_[k]) {
+        int end = start + 1;
+        while (end < counts_[k] && runs[k][static_cast<std::size_t>(end)] == start) ++end;
+        if (end - start > 1) {
+          if (swaps_fix(s, k, order[k], start, end)) {
+            for (int i = start; i < end; ++i) runs[k][static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(i);
+          } else {
+            left = true;
+          }
+        }
+        start = end;
+      }
+    }
+    return left;
+  }
+  bool swaps_fix(const State& s, std::size_t k, const std::array<std::uint8_t, max_symmetric_ids>& ids, int start,
+                 int end) const {
+    for (int i = start; i + 1 < end; ++i) {
+      Perm swap = Perm::identity();
+      const std::uint8_t a = ids[static_cast<std::size_t>(i)], b = ids[static_cast<std::size_t>(i + 1)];
+      swap.to[k][a] = b;
+      swap.to[k][b] = a;
+      State t = s;
+      permute(t, swap);
+      if (!(t == s)) return false;
+    }
+    return true;
+  }
+
+  /// The renaming that gives the id at sorted position r the new index r.
+  Perm renaming(const Order& order) const {
+    Perm p = Perm::identity();
+    for (std::size_t k = 0; k < kinds; ++k)
+      for (int r = 0; r < counts_[k]; ++r) p.to[k][order[k][static_cast<std::size_t>(r)]] = static_cast<std::uint8_t>(r);
+    return p;
+  }
+  void apply(State& s, const Order& order) const {
+    bool identity = true;
+    for (std::size_t k = 0; k < kinds; ++k)
+      for (int r = 0; r < counts_[k]; ++r) identity = identity && order[k][static_cast<std::size_t>(r)] == r;
+    if (!identity) permute(s, renaming(order));
+  }
+
+  /// Every order of each run of ties (an odometer over next_permutation); keeps the smallest result.
+  std::uint64_t smallest(State& s, const Runs& runs, Order order) const {
+    const State original = s;
+    apply(s, order);
+    std::uint64_t tried = 1;
+    while (advance(runs, order)) {
+      State candidate = original;
+      apply(candidate, order);
+      ++tried;
+      if (statecheck::order(candidate, s) < 0) s = candidate;
+    }
+    return tried;
+  }
+  /// The next combination of tie orders; false after the last one (all back in index order).
+  bool advance(const Runs& runs, Order& order) const {
+    for (std::size_t k = 0; k < kinds; ++k) {
+      auto& ids = order[k];
+      int start = 0;
+      const int n = counts_[k];
+      while (start < n) {
+        int end = start + 1;
+        while (end < n && runs[k][static_cast<std::size_t>(end)] == start) ++end;
+        if (end - start > 1 && std::next_permutation(ids.begin() + start, ids.begin() + end)) return true;
+        start = end;  // this run wrapped back to index order: carry into the next run
+      }
+    }
+    return false;
+  }
+
+  std::array<int, kinds> counts_;
+};
+
+}  // namespace statecheck::detail

@@ -1,0 +1,184 @@
+// Small specs that declare symmetry, for the brute-force cross-checks of
+// tests/unit/symmetry_test.cpp. Each comes with `rename`, written here by
+// hand (independent of the library's permute), which applies a renaming of
+// its ids to a state: the test groups the full state space into orbits with it.
+#pragma once
+
+#include <array>
+#include <vector>
+
+#include "examples/tla/scheduling_allocator.hpp"
+#include "examples/tla/voting.hpp"
+#include "statecheck/statecheck.hpp"
+
+namespace symspecs {
+
+using statecheck::action;
+using statecheck::actions;
+using statecheck::init;
+using statecheck::invariant;
+using statecheck::invariants;
+
+// ---- mutex: N processes, an id_array of program counters, the last one in, who has waited ----
+struct Proc {
+  static constexpr std::string_view prefix = "p";
+};
+using ProcId = statecheck::id<Proc>;
+STATECHECK_ENUM(Pc, idle, waiting, critical);
+constexpr int max_procs = 5;
+
+struct Mutex {
+  BOOST_HANA_DEFINE_STRUCT(Mutex, (statecheck::id_array<Proc, Pc, max_procs>, pc), 
+                           (statecheck::bounded_vec<ProcId, 1>, last), (statecheck::id_set<max_procs, Proc>, waited));
+  friend bool operator==(const Mutex&, const Mutex&) = default;
+};
+
+/// `guarded`: Enter requires nobody critical (correct); else two may enter (a violation).
+/// `asymmetric`: Enter of p1 is forbidden (a guard that names an id).
+inline auto mutex(int procs, bool guarded = true, bool asymmetric = false) {
+  const auto p = statecheck::ids<Proc>("p", procs);
+  auto nobody_critical = [procs](const Mutex& s) {
+    for (int i = 0; i < procs; ++i)
+      if (s.pc[ProcId(i)] == Pc::critical) return false;
+    return true;
+  };
+  return statecheck::spec<Mutex>(
+      "sym-mutex", init([](Mutex&) {}),
+      actions(action("Request", p, [](const Mutex& s, ProcId q) { return s.pc[q] == Pc::idle; },
+                     [](Mutex& s, ProcId q) {
+                       s.pc[q] = Pc::waiting;
+                       s.waited.insert(q);
+                     }),
+              action("Enter", p,
+                     [=](const Mutex& s, ProcId q) {
+                       if (asymmetric && q == ProcId(0)) return false;
+                       return s.pc[q] == Pc::waiting && (!guarded || nobody_critical(s));
+                     },
+                     [](Mutex& s, ProcId q) {
+                       s.pc[q] = Pc::critical;
+                       s.last.clear();
+                       s.last.push_back(q);
+                     }),
+              action("Exit", p, [](const Mutex& s, ProcId q) { return s.pc[q] == Pc::critical; },
+                     [](Mutex& s, ProcId q) { s.pc[q] = Pc::idle; })),
+      invariants(invariant("MutualExclusion",
+                           [procs](const Mutex& s) {
+                             int in = 0;
+                             for (int i = 0; i < procs; ++i) in += s.pc[ProcId(i)] == Pc::critical;
+                             return in <= 1;
+                           })),
+      statecheck::symmetric<Proc>(procs));
+}
+
+/// Renames process i to perm[i] (for i < perm.size()).
+inline Mutex rename(const Mutex& s, const std::vector<int>& perm, const std::vector<int>& = {}) {
+  Mutex t = s;
+  for (std::size_t i = 0; i < perm.size(); ++i) t.pc[ProcId(perm[i])] = s.pc[ProcId(static_cast<int>(i))];
+  for (ProcId& q : t.last) q = ProcId(perm[static_cast<std::size_t>(q.index())]);
+  t.waited.clear();
+  s.waited.for_each([&](ProcId q) { t.waited.insert(ProcId(perm[static_cast<std::size_t>(q.index())])); });
+  return t;
+}
+
+// ---- service: clients send requests to servers (a set of records), servers serve them
+//      (a map keyed by client, values server ids), two symmetric kinds ----
+struct Srv {
+  static constexpr std::string_view prefix = "s";
+};
+struct Cli {
+  static constexpr std::string_view prefix = "c";
+};
+using SrvId = statecheck::id<Srv>;
+using CliId = statecheck::id<Cli>;
+
+struct Request {
+  BOOST_HANA_DEFINE_STRUCT(Request, (CliId, from), (SrvId, to));
+  friend bool operator==(const Request&, const Request&) = default;
+};
+
+struct Service {
+  BOOST_HANA_DEFINE_STRUCT(Service, (statecheck::bounded_set<Request, 8>, pending),
+                           (statecheck::bounded_map<CliId, SrvId, 4>, served_by),
+                           (statecheck::id_array<Srv, int, 3>, load), (statecheck::id_set<4, Cli>, asked));
+  friend bool operator==(const Service&, const Service&) = default;
+};
+
+inline auto service(int servers, int clients) {
+  const auto s = statecheck::ids<Srv>("s", servers);
+  const auto c = statecheck::ids<Cli>("c", clients);
+  return statecheck::spec<Service>(
+      "sym-service", init([](Service&) {}),
+      actions(action("Ask", c, s, [](const Service& st, CliId from, SrvId) { return !st.asked.contains(from); },
+                     [](Service& st, CliId from, SrvId to) {
+                       st.asked.insert(from);
+                       st.pending.insert(Request{from, to});
+                     }),
+              action("Serve", c, s,
+                     [](const Service& st, CliId from, SrvId to) { return st.pending.contains(Request{from, to}); },
+                     [](Service& st, CliId from, SrvId to) {
+                       st.pending.erase(Request{from, to});
+                       st.served_by.put(from, to);
+                       ++st.load[to];
+                     }),
+              // A served client may ask again, only a server that is not busier than it was
+              action("Forget", c, [](const Service& st, CliId from) { return st.served_by.contains(from); },
+                     [](Service& st, CliId from) {
+                       --st.load[st.served_by.at(from)];
+                       st.served_by.erase(from);
+                       st.asked.erase(from);
+                     })),
+      invariants(invariant("LoadBounded",
+                           [servers](const Service& st) {
+                             for (int i = 0; i < servers; ++i)
+                               if (st.load[SrvId(i)] > 4) return false;
+                             return true;
+                           })),
+      statecheck::symmetric<Srv>(servers), statecheck::symmetric<Cli>(clients));
+}
+
+/// Renames server i to srv[i] and client j to cli[j].
+inline Service rename(const Service& s, const std::vector<int>& srv, const std::vector<int>& cli) {
+  auto S = [&](SrvId x) { return SrvId(srv[static_cast<std::size_t>(x.index())]); };
+  auto C = [&](CliId x) { return CliId(cli[static_cast<std::size_t>(x.index())]); };
+  Service t;
+  for (const Request& r : s.pending) t.pending.insert(Request{C(r.from), S(r.to)});
+  for (const auto& e : s.served_by) t.served_by.put(C(e.key), S(e.value));
+  for (std::size_t i = 0; i < srv.size(); ++i) t.load[SrvId(srv[i])] = s.load[SrvId(static_cast<int>(i))];
+  s.asked.for_each([&](CliId x) { t.asked.insert(C(x)); });
+  return t;
+}
+
+// ---- the tlaplus/Examples models of examples/tla ----
+
+/// Voting: acceptor i becomes acc[i], value j becomes val[j].
+inline examples::voting::State rename(const examples::voting::State& s, const std::vector<int>& acc,
+                                      const std::vector<int>& val) {
+  using namespace examples::voting;
+  State t;
+  for (std::size_t i = 0; i < acc.size(); ++i) {
+    const AccId from(static_cast<int>(i)), to(acc[i]);
+    t.max_bal[to] = s.max_bal[from];
+    for (const Vote& v : s.votes[from]) t.votes[to].insert(Vote{v.ballot, ValId(val[static_cast<std::size_t>(v.value.index())])});
+  }
+  for (int i = static_cast<int>(acc.size()); i < max_acceptors; ++i) t.max_bal[AccId(i)] = s.max_bal[AccId(i)];
+  return t;
+}
+
+/// Scheduling allocator: resource i becomes res[i] (clients keep their names).
+inline examples::scheduling_allocator::State rename(const examples::scheduling_allocator::State& s,
+                                                    const std::vector<int>& res, const std::vector<int>& = {}) {
+  using namespace examples::scheduling_allocator;
+  auto R = [&](Resources in) {
+    Resources out;
+    in.for_each([&](ResId r) { out.insert(ResId(res[static_cast<std::size_t>(r.index())])); });
+    return out;
+  };
+  State t = s;
+  for (int c = 0; c < max_clients; ++c) {
+    t.unsat[examples::scheduling_allocator::CliId(c)] = R(s.unsat[examples::scheduling_allocator::CliId(c)]);
+    t.alloc[examples::scheduling_allocator::CliId(c)] = R(s.alloc[examples::scheduling_allocator::CliId(c)]);
+  }
+  return t;
+}
+
+}  // namespace symspecs
