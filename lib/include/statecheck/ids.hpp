@@ -43,7 +43,11 @@ class id {
   constexpr operator std::size_t() const { return index_; }
 
   /// The printed name: prefix followed by the number (s1 for index 0).
-  std::string name() const { return std::string(Tag::prefix) + std::to_string(index_ + first_number()); }
+  std::string name() const {
+    std::string text(Tag::prefix);  // appended, not `prefix + number`: GCC 12 warns -Wrestrict there (GCC bug 105329)
+    text += std::to_string(index_ + first_number());
+    return text;
+  }
   static constexpr int first_number() {
     if constexpr (requires { Tag::first; }) return Tag::first;
     else return 1;
