@@ -2,7 +2,7 @@
 // (examples/tla/), against TLC's counts as the repository publishes them in
 // each specification's manifest.json (distinctStates, totalStates =
 // generated, stateDepth). 1, 2 and 4 threads; --exact too.
-#include "check_helpers.hpp"
+#include "support/check_helpers.hpp"
 #include "examples/tla/scheduling_allocator.hpp"
 #include "examples/tla/voting.hpp"
 
