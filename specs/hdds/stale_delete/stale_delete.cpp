@@ -27,4 +27,7 @@ STATECHECK_REGISTER(
     {{{"variant", "patched"}, {"replication", "pull"}, {"failovers", "1"}}, "violation NoUntrackedDelete 4"},
     {{{"variant", "patched"}, {"replication", "pull"}, {"failovers", "1"}}, "ok", {"MoveCompletedImpliesReplicated"}},
     {{{"variant", "patched"}, {"failovers", "1"}}, "violation MoveCompletedImpliesReplicated 14",
-     {"MoveCompletedImpliesReplicated"}});
+     {"MoveCompletedImpliesReplicated"}},
+    // Finding: a failover while a GONE report is late lets the new leader delete a second replica.
+    {{{"variant", "patched"}, {"replication", "pull"}, {"failovers", "1"}, {"rm_deletes", "2"}},
+     "violation MoveCompletedImpliesReplicated 15", {"MoveCompletedImpliesReplicated"}});
