@@ -233,7 +233,7 @@ TEST_CASE("patched, pull, clock skew: the first copy outlives the resend, NoUntr
 
 // Issue 15: an SCM failover. The new leader has no pending ops, so the old
 // leader's DELETE is untracked when it runs before the datanode learns the term.
-TEST_CASE("failover: the old leader's DELETE runs untracked in 4; patched pull still completes moves safely",
+TEST_CASE("failover: the old leader's DELETE runs untracked in 4, patched pull still completes moves safely",
           "[stale-delete]") {
   for (const auto v : {sd::Variant::as_is, sd::Variant::patched}) {
     INFO("variant " << statecheck::enum_name(v));
