@@ -212,6 +212,30 @@ TEST_CASE("finding, patched, push: the move completes with 2 replicas, MoveCompl
   REQUIRE(field(last, "c[0].has") == "{d3, d4}");
 }
 
+// What the patch needs under push: with prompt_dispatch SCM processes V's late
+// report only after V's handlers took DEL#2 (absent, since DEL#1 already ran),
+// so the patch skips it. Clock skew still breaks it.
+TEST_CASE("patched, push, prompt dispatch: holds, the bug window is reached; clock skew still fails in 10",
+          "[stale-delete]") {
+  auto c = push(sd::Variant::patched);
+  c.prompt_dispatch = true;
+  // State counts: regression pins, first measured by statecheck.
+  require_ok(test::check_all_threads(sd::make_spec(c)), 789, 1549, 15);
+  auto more = c;
+  more.resends = 2;
+  more.moves = 2;
+  more.resend_check = true;
+  require_ok(test::check_all_threads(sd::make_spec(more), test::options(1), {2}), 16125, 47985, 25);
+  auto skew = c;
+  skew.clock_skew = true;
+  const auto r = test::check_all_threads(sd::make_spec(skew));
+  require_violation(r, "NoUntrackedDelete", 10);
+  REQUIRE(test::labels(r.violation->trace) ==
+          Labels{"RMDelete(c=C1, dn=d1)", "ExpireDelete(c=C1, dn=d1)", "DnDispatch(dn=d1)", "DnDispatch(dn=d1)",
+                 "DnRunDelete(dn=d1, id=1)", "ScmReport(dn=d1)", "BalancerMove(c=C1, src=d2, tgt=d1)",
+                 "DnDispatch(dn=d2)", "DnImport(c=C1, dn=d1)", "DnRunDelete(dn=d1, id=2)"});
+}
+
 // Issue 15: a datanode clock behind SCM's by more than the offset keeps DEL#1
 // live after SCM resends; DEL#2 then runs first, and DEL#1 was present on receipt.
 TEST_CASE("patched, pull, clock skew: the first copy outlives the resend, NoUntrackedDelete fails in 10",

@@ -21,6 +21,11 @@ STATECHECK_REGISTER(
      "violation NoUntrackedDelete 10"},
     {{{"variant", "as-is"}, {"scenario", "replica-loss"}}, "violation ResendOnlyIfStillOverReplicated 4"},
     {{{"variant", "patched"}, {"scenario", "replica-loss"}}, "violation ResendOnlyIfStillOverReplicated 4"},
+    // What the patch needs under push: the resent DELETE reaches V's handler before SCM acts on V's report.
+    {{{"variant", "patched"}, {"prompt_dispatch", "true"}}, "ok"},
+    {{{"variant", "patched"}, {"prompt_dispatch", "true"}, {"resends", "2"}, {"moves", "2"}, {"resend_check", "true"}},
+     "ok"},
+    {{{"variant", "patched"}, {"prompt_dispatch", "true"}, {"clock_skew", "true"}}, "violation NoUntrackedDelete 10"},
     {{{"variant", "patched"}, {"replication", "pull"}, {"clock_skew", "true"}}, "violation NoUntrackedDelete 10"},
     {{{"variant", "patched"}, {"replication", "pull"}, {"clock_skew", "true"}},
      "violation MoveCompletedImpliesReplicated 14", {"MoveCompletedImpliesReplicated"}},

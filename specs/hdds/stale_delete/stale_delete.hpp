@@ -99,12 +99,14 @@ inline auto make_spec(const Config& cfg) {
                 box.move = Move{Phase::adding, from, to};
               }),
           // SCM processes the oldest report of a datanode. GONE completes the
-          // pending DELETE, whichever command removed the replica.
+          // pending DELETE, whichever command removed the replica. With
+          // prompt_dispatch, only once the datanode's handlers took every
+          // command queued for it (the report's heartbeat fetched them).
           statecheck::action(
               "ScmReport", dn,
-              [cap](const State& s, DnId d) {
+              [cfg, cap](const State& s, DnId d) {
                 const Datanode& node = s.dn[d];
-                if (node.reports.empty()) return false;
+                if (node.reports.empty() || (cfg.prompt_dispatch && !node.cmds.empty())) return false;
                 const Report& r = node.reports.front();
                 return !add_deletes_source(s, d, r) ||
                        s.dn[s.c[r.c].move.src].cmds.size() < cap;

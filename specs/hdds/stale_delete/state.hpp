@@ -66,6 +66,7 @@ struct Config {
   bool resend_check = false;  // the optional ResendOnlyIfStillOverReplicated
   bool clock_skew = false;    // datanode clocks lag SCM's by more than the datanode offset
   int failovers = 0;          // SCM leader changes
+  bool prompt_dispatch = false;  // a report is processed only after the datanode took every queued command
 
   // A scenario switches its fault or ordering on, on top of the constants.
   int volume_failure_budget() const {
@@ -106,7 +107,9 @@ inline const auto config = statecheck::constants<Config>(
     statecheck::boolean("clock_skew", &Config::clock_skew,
                         "datanode clocks behind SCM's by more than the 6 min offset: a resend does not expire earlier copies"),
     statecheck::integer("failovers", &Config::failovers, 0, 1,
-                        "SCM leader changes: in-memory pending ops and moves are lost, the term rises"));
+                        "SCM leader changes: in-memory pending ops and moves are lost, the term rises"),
+    statecheck::boolean("prompt_dispatch", &Config::prompt_dispatch,
+                        "SCM processes a datanode's report only once its handlers took every command queued for it"));
 
 /// The queued delete with this id, or nullptr.
 inline const QDel* find_queued(const Datanode& n, int id) {
