@@ -7,9 +7,12 @@
 // Where the numbers come from (docs/peers.md): counterexample properties,
 // lengths and steps are hand derivations, the modelling brief's step-by-step
 // traces from the report's reproduction (the spec README states each one); the
-// push, skew and failover traces were derived by hand before the run (the
-// spec README walks through each); state counts are regression pins: first
-// measured by statecheck (they change whenever the model does).
+// push, pull-skew and 4-step failover traces were derived by hand before the
+// run (the spec README walks through each); the 15-step failover trace and the
+// push + prompt_dispatch + skew trace were found by the checker and then
+// walked through by hand (regression pins: first measured by statecheck);
+// state counts are regression pins: first measured by statecheck (they change
+// whenever the model does).
 // g++ 12 reports a false -Wrestrict in std::string's operator+(string&&,
 // string&&) once statecheck::id<Tag>::name() (lib/include/statecheck/ids.hpp)
 // is inlined deep enough, as it is through this spec's State printing (GCC bug
