@@ -36,6 +36,7 @@ inline auto make_spec(const Config& cfg) {
         s.moves_left = static_cast<std::uint8_t>(cfg.moves);
         s.volume_failures_left = static_cast<std::uint8_t>(cfg.volume_failure_budget());
         s.replica_losses_left = static_cast<std::uint8_t>(cfg.replica_loss_budget());
+        s.failovers_left = static_cast<std::uint8_t>(cfg.failovers);
       }),
       statecheck::actions(
           // ReplicationManager: the container is over-replicated, delete one replica.
@@ -53,7 +54,8 @@ inline auto make_spec(const Config& cfg) {
               }),
           // The SCM deadline of the pending DELETE passes before a report
           // (HDDS-12127): the same command goes out again with a new deadline.
-          // The datanode deadline of every earlier copy is earlier still.
+          // The datanode deadline of every earlier copy is earlier still, unless
+          // the datanode's clock lags SCM's by more than the offset (clock_skew).
           statecheck::action(
               "ExpireDelete", ct, dn,
               [cap](const State& s, CtrId k, DnId d) {
@@ -64,9 +66,11 @@ inline auto make_spec(const Config& cfg) {
                 Container& box = s.c[k];
                 Datanode& node = s.dn[d];
                 if (cfg.resend_checked() && box.scm.size() <= rf) s.resend_at_rf = true;
-                for (Cmd& cmd : node.cmds)
-                  if (cmd.is_delete() && cmd.c == k) cmd.expired = true;
-                expire_queued(node, [k](const QDel& q) { return q.c == k; });
+                if (!cfg.clock_skew) {
+                  for (Cmd& cmd : node.cmds)
+                    if (cmd.is_delete() && cmd.c == k) cmd.expired = true;
+                  expire_queued(node, [k](const QDel& q) { return q.c == k; });
+                }
                 --s.resends_left;
                 send_delete(s, k, d);  // replaces the pending op: pend_del keeps d
                 if (box.move.phase == Phase::deleting && box.move.src == d) {
@@ -75,29 +79,34 @@ inline auto make_spec(const Config& cfg) {
                 }
               }),
           // MoveManager.move: checks only SCM's replicas and pending ops, not
-          // commands already handed to the target.
+          // commands already handed to the target. The replicate command goes
+          // to the source with push (sendLowPriorityReplicateContainerCommand:
+          // the replica reaches the target over gRPC, past the target's command
+          // queue), to the target with pull.
           statecheck::action(
               "BalancerMove", ct, src, tgt,
-              [cap](const State& s, CtrId k, DnId from, DnId to) {
+              [cfg, cap](const State& s, CtrId k, DnId from, DnId to) {
                 const Container& box = s.c[k];
                 return s.moves_left > 0 && box.move.phase == Phase::none && box.scm.contains(from) &&
                        !box.scm.contains(to) && box.pend_del.empty() && box.pend_add.empty() &&
-                       box.scm.size() == rf && s.dn[to].cmds.size() < cap;
+                       box.scm.size() == rf && s.dn[cfg.push() ? from : to].cmds.size() < cap;
               },
-              [](State& s, CtrId k, DnId from, DnId to) {
+              [cfg](State& s, CtrId k, DnId from, DnId to) {
                 Container& box = s.c[k];
                 --s.moves_left;
-                s.dn[to].cmds.push_back(Cmd{0, k, false});
+                s.dn[cfg.push() ? from : to].cmds.push_back(Cmd{0, k, to, s.term, false});
                 box.pend_add.insert(to);
                 box.move = Move{Phase::adding, from, to};
               }),
           // SCM processes the oldest report of a datanode. GONE completes the
-          // pending DELETE, whichever command removed the replica.
+          // pending DELETE, whichever command removed the replica. With
+          // prompt_dispatch, only once the datanode's handlers took every
+          // command queued for it (the report's heartbeat fetched them).
           statecheck::action(
               "ScmReport", dn,
-              [cap](const State& s, DnId d) {
+              [cfg, cap](const State& s, DnId d) {
                 const Datanode& node = s.dn[d];
-                if (node.reports.empty()) return false;
+                if (node.reports.empty() || (cfg.prompt_dispatch && !node.cmds.empty())) return false;
                 const Report& r = node.reports.front();
                 return !add_deletes_source(s, d, r) ||
                        s.dn[s.c[r.c].move.src].cmds.size() < cap;
@@ -213,7 +222,28 @@ inline auto make_spec(const Config& cfg) {
               [](State& s, CtrId k, DnId d) {
                 --s.replica_losses_left;
                 lose_replica(s, k, d);
+              }),
+          // SCM leader change: the new leader starts with empty
+          // ContainerReplicaPendingOps and no moves (both in memory), its
+          // replica view from the reports every SCM receives, and a higher term.
+          // Commands already sent stay on their way.
+          statecheck::when(cfg.failovers > 0, statecheck::action(
+              "ScmFailover", [](const State& s) { return s.failovers_left > 0; },
+              [](State& s) {
+                --s.failovers_left;
+                ++s.term;
+                for (Container& box : s.c) {
+                  box.pend_del = DnSet{};
+                  box.pend_add = DnSet{};
+                  if (box.move.phase != Phase::none) box.result = MoveResult::failed;
+                  box.move = Move{};
+                }
               })),
+          // A datanode heartbeats to the new leader and learns its term; from
+          // then on its delete handler drops commands of older terms.
+          statecheck::when(cfg.failovers > 0, statecheck::action(
+              "DnLearnTerm", dn, [](const State& s, DnId d) { return s.dn[d].term < s.term; },
+              [](State& s, DnId d) { s.dn[d].term = s.term; }))),
       statecheck::invariants(
           statecheck::invariant("NoUntrackedDelete", [](const State& s) { return !s.untracked_delete; }),
           statecheck::invariant("MoveCompletedImpliesReplicated",
@@ -242,7 +272,19 @@ inline auto make_spec(const Config& cfg) {
                                  if (!q.expired && !s.c[q.c].pend_del.contains(d)) return true;
                              }
                              return false;
-                           })),
+                           }),
+          // The bug window: a live DELETE that SCM does not track is queued on a
+          // datanode that holds the replica again, where the as-is handler deletes.
+          statecheck::goal("BugWindow", [](const State& s) {
+            for (int i = 0; i < s.dn.size(); ++i) {
+              const DnId d(i);
+              for (const QDel& q : s.dn[d].del_q)
+                if (!q.expired && q.term >= s.dn[d].term && s.c[q.c].has.contains(d) &&
+                    !s.c[q.c].pend_del.contains(d))
+                  return true;
+            }
+            return false;
+          })),
       // Runs end when every budget is spent and the channels are drained.
       statecheck::allow_deadlock);
 }

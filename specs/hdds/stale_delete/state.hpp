@@ -15,7 +15,8 @@ struct Datanode {
   BOOST_HANA_DEFINE_STRUCT(Datanode,
       (statecheck::bounded_vec<Cmd, max_channel>, cmds),      // FIFO, SCM -> datanode
       (statecheck::bounded_set<QDel, max_queued>, del_q),     // sorted by id (ids are unique): threads run any
-      (statecheck::bounded_vec<Report, max_channel>, reports));  // FIFO, datanode -> SCM
+      (statecheck::bounded_vec<Report, max_channel>, reports),  // FIFO, datanode -> SCM
+      (std::uint8_t, term));  // the SCM leader term this datanode knows (StateContext)
   friend bool operator==(const Datanode&, const Datanode&) = default;
 };
 
@@ -42,6 +43,8 @@ struct State {
       (std::uint8_t, moves_left),
       (std::uint8_t, volume_failures_left),
       (std::uint8_t, replica_losses_left),
+      (std::uint8_t, failovers_left),
+      (std::uint8_t, term),       // the SCM leader's term; a failover raises it
       (bool, untracked_delete),   // ghost: a datanode deleted a replica SCM had no pending DELETE for
       (bool, resend_at_rf));      // ghost: ExpireDelete resent while |scm| <= RF
   friend bool operator==(const State&, const State&) = default;
@@ -49,6 +52,7 @@ struct State {
 
 struct Config {
   Variant variant = Variant::as_is;
+  Replication replication = Replication::push;  // how a balancer move copies the replica
   Scenario scenario = Scenario::base;
   int datanodes = 4;
   int containers = 1;
@@ -60,6 +64,9 @@ struct Config {
   bool fifo = true;    // FIFO_CMDS
   int channel = 2;     // capacity of each channel
   bool resend_check = false;  // the optional ResendOnlyIfStillOverReplicated
+  bool clock_skew = false;    // datanode clocks lag SCM's by more than the datanode offset
+  int failovers = 0;          // SCM leader changes
+  bool prompt_dispatch = false;  // a report is processed only after the datanode took every queued command
 
   // A scenario switches its fault or ordering on, on top of the constants.
   int volume_failure_budget() const {
@@ -70,12 +77,16 @@ struct Config {
   bool resend_checked() const { return resend_check || scenario == Scenario::replica_loss; }
   // Every DeleteContainerCommand has its own id: RM deletes, resends, one per move.
   int max_delete_id() const { return rm_deletes + resends + moves; }
+  bool push() const { return replication == Replication::push; }
 };
 
 inline const auto config = statecheck::constants<Config>(
     statecheck::choice("variant", &Config::variant,
                        {{"as-is", Variant::as_is}, {"patched", Variant::patched}},
                        "code version: as-is, or with the datanode skipping a container added after receipt"),
+    statecheck::choice("replication", &Config::replication,
+                       {{"push", Replication::push}, {"pull", Replication::pull}},
+                       "move replication: push (MoveManager's default: the source streams to the target) or pull"),
     statecheck::choice("scenario", &Config::scenario,
                        {{"base", Scenario::base},
                         {"volume-failure", Scenario::volume_failure},
@@ -92,7 +103,13 @@ inline const auto config = statecheck::constants<Config>(
     statecheck::boolean("fifo", &Config::fifo, "datanodes take commands in the order SCM queued them"),
     statecheck::integer("channel", &Config::channel, 1, max_channel, "capacity of each channel, per datanode"),
     statecheck::boolean("resend_check", &Config::resend_check,
-                        "check ResendOnlyIfStillOverReplicated (always on in scenario replica-loss)"));
+                        "check ResendOnlyIfStillOverReplicated (always on in scenario replica-loss)"),
+    statecheck::boolean("clock_skew", &Config::clock_skew,
+                        "datanode clocks behind SCM's by more than the 6 min offset: a resend does not expire earlier copies"),
+    statecheck::integer("failovers", &Config::failovers, 0, 1,
+                        "SCM leader changes: in-memory pending ops and moves are lost, the term rises"),
+    statecheck::boolean("prompt_dispatch", &Config::prompt_dispatch,
+                        "SCM processes a datanode's report only once its handlers took every command queued for it"));
 
 /// The queued delete with this id, or nullptr.
 inline const QDel* find_queued(const Datanode& n, int id) {
@@ -116,6 +133,7 @@ void expire_queued(Datanode& n, Pick pick) {
 /// Whether a delete thread running `q` on datanode d removes the replica.
 inline bool wipes(const Config& cfg, const State& s, DnId d, const QDel& q) {
   if (q.expired || !s.c[q.c].has.contains(d)) return false;  // past the deadline, or absent: no-op
+  if (q.term < s.dn[d].term) return false;  // sent by a deposed leader: the handler's term check
   if (cfg.variant == Variant::patched && !q.present) return false;  // the patch: added after receipt
   return true;
 }
@@ -135,17 +153,23 @@ inline bool add_deletes_source(const State& s, DnId d, const Report& r) {
 
 /// ReplicationManager (or MoveManager) sends DEL#id for container ct to d.
 inline void send_delete(State& s, CtrId ct, DnId d) {
-  s.dn[d].cmds.push_back(Cmd{s.next_id, ct, false});
+  s.dn[d].cmds.push_back(Cmd{s.next_id, ct, d, s.term, false});
   ++s.next_id;
   s.c[ct].pend_del.insert(d);
 }
 
-/// The datanode dispatcher takes a command off its channel.
+/// The datanode dispatcher takes a command off its channel; a command from a
+/// newer leader came with that leader's heartbeat response, which carries its term.
+/// A REPL starts the import on its target: pull, d is the target and pulls;
+/// push, d is the source and streams the replica, which it must hold (a push
+/// from a source that lost it fails; the move's timeout is not modelled).
 inline void receive(State& s, DnId d, const Cmd& cmd) {
+  Datanode& node = s.dn[d];
+  node.term = std::max(node.term, cmd.term);
   if (cmd.is_delete()) {
-    s.dn[d].del_q.insert(QDel{cmd.id, cmd.c, cmd.expired, s.c[cmd.c].has.contains(d)});
-  } else {
-    s.c[cmd.c].importing.insert(d);
+    node.del_q.insert(QDel{cmd.id, cmd.c, cmd.term, cmd.expired, s.c[cmd.c].has.contains(d)});
+  } else if (cmd.tgt == d || s.c[cmd.c].has.contains(d)) {
+    s.c[cmd.c].importing.insert(cmd.tgt);
   }
 }
 

@@ -30,16 +30,20 @@ struct Ctr {
 using CtrId = statecheck::id<Ctr>;
 
 STATECHECK_ENUM(Variant, as_is, patched);
+STATECHECK_ENUM(Replication, push, pull);
 STATECHECK_ENUM(Scenario, base, volume_failure, unordered_dispatch, replica_loss);
 STATECHECK_ENUM(Phase, none, adding, deleting);
 STATECHECK_ENUM(MoveResult, none, completed, failed);
 STATECHECK_ENUM(ReportKind, gone, added);
 
 /// A command SCM sent to a datanode: a DeleteContainerCommand (id >= 1, DEL#id
-/// in the README) or, with id 0, the replicate command of a move (REPL).
-/// `expired`: its datanode deadline passed.
+/// in the README) or, with id 0, the replicate command of a move (REPL) for the
+/// move's target `tgt` (push: sent to the source, which streams the replica to
+/// tgt over gRPC; pull: sent to tgt itself). A DELETE's tgt is its datanode.
+/// `term`: the SCM leader term that sent it. `expired`: its datanode deadline passed.
 struct Cmd {
-  BOOST_HANA_DEFINE_STRUCT(Cmd, (std::uint8_t, id), (CtrId, c), (bool, expired));
+  BOOST_HANA_DEFINE_STRUCT(Cmd, (std::uint8_t, id), (CtrId, c), (DnId, tgt), (std::uint8_t, term),
+                           (bool, expired));
   friend bool operator==(const Cmd&, const Cmd&) = default;
   bool is_delete() const { return id != 0; }
 };
@@ -47,7 +51,8 @@ struct Cmd {
 /// A delete command handed to the delete threads. `present`: the replica
 /// existed when the command was received (what the patch records).
 struct QDel {
-  BOOST_HANA_DEFINE_STRUCT(QDel, (std::uint8_t, id), (CtrId, c), (bool, expired), (bool, present));
+  BOOST_HANA_DEFINE_STRUCT(QDel, (std::uint8_t, id), (CtrId, c), (std::uint8_t, term), (bool, expired),
+                           (bool, present));
   friend bool operator==(const QDel&, const QDel&) = default;
 };
 
