@@ -41,7 +41,7 @@ std::vector<TraceStep> TraceBuilder::build(const std::vector<std::uint32_t>& pat
     first.state = ops_.to_value(ops_.model, state.get());
     steps.push_back(std::move(first));
     for (std::size_t i = 1; i < path.size(); ++i) {
-      const TransitionInfo info = ops_.describe(ops_.model, path[i]);
+      const TransitionInfo info = ops_.describe(ops_.model, state.get(), path[i]);  // before the step: a choice's value
       TraceStep step;
       step.label = transition_label(info);
       step.action = info.action_name;

@@ -154,7 +154,7 @@ void SearchState::fail_with_error(Location at, const std::string& message, const
                                   std::optional<std::uint32_t> tid) {
   result.outcome = Outcome::error;
   result.error = SpecError{message, where, {}};
-  if (tid) result.error->where = *tid == constraint_tid ? "the constraint" : "action " + transition_label(ops.describe(ops.model, *tid));
+  if (tid) result.error->where = *tid == constraint_tid ? "the constraint" : "action " + transition_label(ops.describe(ops.model, nullptr, *tid));
   std::vector<TraceStep> steps = trace_to(at, true);
   if (result.error && result.error->where != "replay") result.error->trace = std::move(steps);
 }

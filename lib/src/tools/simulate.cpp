@@ -213,7 +213,7 @@ class Simulation {
       try {
         (void)view_.successor(s, t);
       } catch (...) {
-        return view_.label(t);
+        return view_.label(t, s);
       }
     }
     return "(none threw again: the spec is not deterministic)";
@@ -234,8 +234,9 @@ class Simulation {
       if (!s) throw std::runtime_error("the initial state is rejected on replay");
       trace.push_back({"", "", {}, view_.value(*s)});
       for (const std::uint32_t tid : failure_.path) {
-        if (!view_.step(*s, tid)) throw std::runtime_error(view_.label(tid) + " is not enabled on replay");
-        trace.push_back(view_.trace_step(tid, *s));
+        const OwnedState before = *s;
+        if (!view_.step(*s, tid)) throw std::runtime_error(view_.label(tid, before) + " is not enabled on replay");
+        trace.push_back(view_.trace_step(tid, before, *s));
       }
     } catch (...) {
       result_.outcome = Outcome::error;

@@ -130,7 +130,7 @@ class Model {
         if constexpr (Spec::has_constraint) {
           if (!me.spec_.constraint.fn(s)) continue;
         }
-        me.table_.for_each([&](std::uint32_t tid, const auto& a, const auto&... vs) {
+        me.table_.for_each(s, [&](std::uint32_t tid, const auto& a, const auto&... vs) {
           current = tid;
           if (!a.guard(s, vs...)) return;
           ++w.enabled[tid];
@@ -245,7 +245,15 @@ class Model {
     return fingerprint(*std::launder(reinterpret_cast<const State*>(state)), scratch);
   }
 
-  static TransitionInfo describe(const void* m, std::uint32_t tid) { return self(m).table_.describe(tid); }
+  static TransitionInfo describe(const void* m, const std::byte* state, std::uint32_t tid) {
+    if (state == nullptr) return self(m).table_.describe(tid);
+    TransitionInfo info;
+    as_std_exception([&] {
+      info = self(m).table_.describe(tid, std::launder(reinterpret_cast<const State*>(state)));
+      return true;
+    });
+    return info;
+  }
 
   static Value value_of(const void*, const std::byte* state) {
     return to_value(*std::launder(reinterpret_cast<const State*>(state)));

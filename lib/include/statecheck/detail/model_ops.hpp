@@ -39,6 +39,7 @@ struct TransitionInfo {
   std::uint32_t action = 0;
   std::string action_name;
   std::vector<std::pair<std::string, Value>> params;
+  bool depends_on_state = false;  // a choice: its value is named only when described with a state
 };
 
 /// A contiguous run of frontier states handed to the spec for expansion.
@@ -91,7 +92,9 @@ struct ModelOps {
   /// False when the spec's constraint excludes the state from expansion.
   bool (*expandable)(const void* model, const std::byte* state) = nullptr;
   Hash128 (*fingerprint)(const void* model, const std::byte* state, std::byte* scratch) = nullptr;
-  TransitionInfo (*describe)(const void* model, std::uint32_t tid) = nullptr;
+  /// Action and values of `tid`; with `state` (the state it is taken from,
+  /// may be null) also the value a choice picks there.
+  TransitionInfo (*describe)(const void* model, const std::byte* state, std::uint32_t tid) = nullptr;
   Value (*to_value)(const void* model, const std::byte* state) = nullptr;
   bool (*equal)(const std::byte* a, const std::byte* b) = nullptr;
 };

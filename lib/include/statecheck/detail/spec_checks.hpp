@@ -38,8 +38,10 @@ constexpr void check_state_type() {
 template <class Fn, class State, class... P>
 constexpr bool takes_state_by_reference = !std::is_invocable_v<const Fn&, State&&, P...>;
 
+/// The guard and effect of an action whose values are P... (parameters, then
+/// the chosen value of a choice).
 template <class State, class Guard, class Effect, class... P>
-constexpr void check_action(const action_t<Guard, Effect, P...>&) {
+constexpr void check_callables() {
   constexpr bool guard_mutates = !std::is_invocable_v<const Guard&, const State&, P...> &&
                                  std::is_invocable_v<const Guard&, State&, P...>;
   static_assert(!guard_mutates,
@@ -71,6 +73,15 @@ constexpr void check_action(const action_t<Guard, Effect, P...>&) {
                     "the state through its State& parameter and return nothing (a guard decides "
                     "whether the action is enabled)");
     }
+  }
+}
+
+template <class State, class Guard, class Effect, class Choice, class... P>
+constexpr void check_action(const action_t<Guard, Effect, Choice, P...>&) {
+  if constexpr (std::is_same_v<Choice, no_choice>) {
+    check_callables<State, Guard, Effect, P...>();
+  } else {
+    check_callables<State, Guard, Effect, P..., typename choice_traits<Choice, State, P...>::value_type>();
   }
 }
 
