@@ -284,13 +284,19 @@ struct goal_t {
 template <class Fn>
 goal_t<Fn> goal(std::string_view name, Fn fn) { return {name, fn}; }
 
-template <class Fn>
+template <class Fn, bool Prune = false>
 struct constraint_t {
   Fn fn;
+  static constexpr bool prunes = Prune;
 };
 /// States for which fn returns false are kept and checked but not expanded.
 template <class Fn>
 constraint_t<Fn> constraint(Fn fn) { return {fn}; }
+/// TLC's CONSTRAINT: a state for which fn returns false is counted as
+/// generated and then dropped: neither stored (not distinct), nor checked,
+/// nor expanded. Initial states too.
+template <class Fn>
+constraint_t<Fn, true> tlc_constraint(Fn fn) { return {fn}; }
 
 /// Marks a spec whose terminal states are expected (no deadlock check).
 struct allow_deadlock_t {};
@@ -323,6 +329,10 @@ struct spec_t {
   Constraint constraint;  // constraint_t<Fn> or no_constraint
   bool deadlock_allowed = false;
   static constexpr bool has_constraint = !std::is_same_v<Constraint, no_constraint>;
+  static constexpr bool constraint_prunes = [] {
+    if constexpr (has_constraint) return Constraint::prunes;
+    else return false;
+  }();
 };
 
 namespace detail {
@@ -333,8 +343,8 @@ struct is_instance<Tmpl, Tmpl<A...>> : std::true_type {};
 
 template <class T>
 constexpr bool is_constraint = false;
-template <class Fn>
-constexpr bool is_constraint<constraint_t<Fn>> = true;
+template <class Fn, bool Prune>
+constexpr bool is_constraint<constraint_t<Fn, Prune>> = true;
 
 /// The part of kind `Pred` among `parts`, or `fallback` when absent.
 template <template <class> class Pred, class Fallback, class... Parts>

@@ -55,16 +55,19 @@ std::vector<std::uint32_t> ModelView::enabled(const OwnedState& s) const {
   return tids;
 }
 
-void ModelView::enabled(const OwnedState& s, std::vector<std::uint32_t>& out, OwnedState& scratch) const {
+std::size_t ModelView::enabled(const OwnedState& s, std::vector<std::uint32_t>& out, OwnedState& scratch) const {
   out.clear();
-  if (!expandable(s)) return;
+  std::size_t dropped = 0;
+  if (!expandable(s)) return dropped;
   std::memcpy(scratch.bytes(), s.bytes(), ops_.state_size);
   for (std::uint32_t t = 0; t < ops_.transitions; ++t) {
     if (step(scratch, t)) {
-      out.push_back(t);
+      if (ops_.constraint_prunes && !expandable(scratch)) ++dropped;
+      else out.push_back(t);
       std::memcpy(scratch.bytes(), s.bytes(), ops_.state_size);
     }
   }
+  return dropped;
 }
 
 namespace {

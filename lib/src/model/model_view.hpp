@@ -50,8 +50,9 @@ class ModelView {
   /// constraint excludes `s` from expansion).
   std::vector<std::uint32_t> enabled(const OwnedState& s) const;
   /// The same into `out`, trying transitions on `scratch`: no allocation once
-  /// both are sized, for loops that step many times (simulate).
-  void enabled(const OwnedState& s, std::vector<std::uint32_t>& out, OwnedState& scratch) const;
+  /// both are sized, for loops that step many times (simulate). Leaves out
+  /// successors a tlc_constraint drops, and returns how many it dropped.
+  std::size_t enabled(const OwnedState& s, std::vector<std::uint32_t>& out, OwnedState& scratch) const;
   bool expandable(const OwnedState& s) const { return ops_.expandable(ops_.model, s.bytes()); }
 
   /// The first invariant in `mask` that `s` violates, by declaration order.

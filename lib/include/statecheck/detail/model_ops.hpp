@@ -73,6 +73,7 @@ struct ModelOps {
   std::uint32_t transitions = 0;
   std::uint32_t init_combinations = 0;
   bool deadlock_allowed = false;
+  bool constraint_prunes = false;      // tlc_constraint: successors outside it are counted, then dropped
   std::vector<std::string> action_names;
   std::vector<std::uint32_t> action_of_transition;
   std::vector<std::string> invariant_names;
