@@ -15,6 +15,7 @@ namespace {
 
 struct ReplayArgs {
   std::string spec;
+  bool single_spec = false;  // a one-spec checker: the spec may be named, but only as its own
   std::string path;
   std::vector<std::string> sets;
   std::string format = "text";
@@ -112,6 +113,10 @@ void print_text(const ReplayArgs& a, const RunInfo& info, const std::vector<std:
 }
 
 int run_replay(const ReplayArgs& a) {
+  const std::string& own = registry().entries().front().name;
+  if (a.single_spec && a.spec != own)
+    throw config_error("this checker holds only spec '" + own + "', not '" + detail::clipped(a.spec) +
+                       "'; give the trace alone: '" + invocation("replay", own) + " FILE'");
   const SpecEntry& entry = find_spec(a.spec);  // the first argument is reported first
   const std::string text = read_text(a.path);
   detail::SavedTrace saved;
@@ -154,8 +159,12 @@ int run_replay(const ReplayArgs& a) {
 Command add_replay_command(CLI::App& app, bool single_spec) {
   CLI::App* cmd = app.add_subcommand("replay", "re-execute a trace saved by 'check --format json'");
   auto a = std::make_shared<ReplayArgs>();
+  // A one-spec checker takes `replay FILE`, and `replay SPEC FILE` (the README's
+  // form) when SPEC is its own: CLI11 fills the required trace first.
+  auto* spec = cmd->add_option("spec", a->spec, "spec name (see 'list')");
+  a->single_spec = single_spec;
   if (single_spec) a->spec = registry().entries().front().name;
-  else cmd->add_option("spec", a->spec, "spec name (see 'list')")->required();
+  else spec->required();
   cmd->add_option("trace", a->path, "the saved trace (JSON)")->required()->check(non_empty_path());
   cmd->add_option("--set,-s", a->sets, "override a recorded constant: name=value (repeatable)");
   cmd->add_option("--format,-f", a->format, "output format: text or json")->check(one_of({"text", "json"}));
