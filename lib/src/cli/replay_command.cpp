@@ -5,6 +5,7 @@
 #include <iostream>
 #include <memory>
 
+#include "report/clip.hpp"
 #include "report/json_value.hpp"
 #include "cli/command_line.hpp"
 #include "tools/replay.hpp"

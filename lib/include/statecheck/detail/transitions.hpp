@@ -70,6 +70,14 @@ inline decltype(auto) with_combination(const Params& params, std::size_t index, 
   }
 }
 
+/// A parameter's value for a label; a type without member_traits is refused
+/// by spec_checks.hpp with a static_assert, and prints nothing more here.
+template <class V>
+Value printed(const V& v) {
+  if constexpr (state_member<V>) return to_value(v);
+  else return Value::name("?");
+}
+
 template <class Spec>
 class TransitionTable {
  public:
@@ -123,7 +131,7 @@ class TransitionTable {
     info.action_name = names_[info.action];
     info.depends_on_state = chooses_[info.action];
     auto add_params = [&](const auto& a, const auto&... vs) {
-      auto add = [&](const auto& p, const auto& v) { info.params.emplace_back(std::string(p.name), to_value(v)); };
+      auto add = [&](const auto& p, const auto& v) { info.params.emplace_back(std::string(p.name), printed(v)); };
       std::apply([&](const auto&... ps) { (add(ps, vs), ...); }, a.params);
     };
     std::uint32_t index = 0;
@@ -229,7 +237,7 @@ class TransitionTable {
         std::uint32_t witness = 0;
         Value chosen = Value::name("?");
         auto pick = [&](const auto& v) {
-          if (witness++ == wanted) chosen = to_value(v);
+          if (witness++ == wanted) chosen = printed(v);
         };
         action_choice<A, State>::traits::enumerate(a.choice, *s, pick, vs...);
         info.params.emplace_back(std::string(a.choice.name), std::move(chosen));
