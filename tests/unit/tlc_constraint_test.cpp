@@ -4,7 +4,10 @@
 // neither stored nor checked nor expanded, initial states included.
 #include <catch2/catch.hpp>
 
+#include "report/state_graph.hpp"
 #include "support/check_helpers.hpp"
+#include "tools/simulate.hpp"
+#include "statecheck/detail/model.hpp"
 #include "statecheck/statecheck.hpp"
 
 namespace {
@@ -55,4 +58,20 @@ TEST_CASE("constraint (the default): states outside are kept and checked, not ex
   REQUIRE(v.outcome == statecheck::Outcome::violation);
   REQUIRE(v.violation->property == "Below5");
   REQUIRE(v.violation->trace.size() == 1);
+}
+
+TEST_CASE("tlc_constraint: the graph and simulate drop the same states as the check", "[constraint]") {
+  namespace detail = statecheck::detail;
+  const auto spec = grid(statecheck::tlc_constraint(inside), true);
+  const detail::Model<decltype(spec)> m(spec);
+  const detail::ModelOps ops = m.ops();
+  const detail::ModelView view(ops);
+  const detail::StateGraph g = detail::explore_graph(view, 1000, 0, std::size_t{1} << 30);
+  REQUIRE(g.states.size() == 10);  // as the check counts them
+  REQUIRE(g.initial_count == 1);   // (5, 0) is dropped
+  detail::SimulateOptions so;
+  so.threads = 1;
+  so.runs = 50;
+  const detail::SimulateResult sim = detail::simulate(ops, so);
+  REQUIRE(sim.outcome == statecheck::Outcome::ok);  // no walk starts at (5, 0) or reports a deadlock at x + y = 3
 }

@@ -37,6 +37,7 @@ ModelView::ModelView(const ModelOps& ops) : ops_(ops) {
 std::optional<OwnedState> ModelView::initial(std::uint32_t combination) const {
   OwnedState s = blank();
   if (!ops_.make_initial(ops_.model, combination, s.bytes())) return std::nullopt;
+  if (ops_.constraint_prunes && !expandable(s)) return std::nullopt;  // a tlc_constraint drops it
   return s;
 }
 

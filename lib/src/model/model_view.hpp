@@ -40,7 +40,7 @@ class ModelView {
   OwnedState blank() const { return OwnedState(ops_.state_size); }
 
   /// Initial state number `combination` (0..init_combinations-1); nullopt when
-  /// the spec's init function rejects that combination.
+  /// the spec's init function rejects that combination, or a tlc_constraint drops it.
   std::optional<OwnedState> initial(std::uint32_t combination) const;
   /// Applies transition `tid` in place; false (state unchanged) when not enabled.
   bool step(OwnedState& s, std::uint32_t tid) const;

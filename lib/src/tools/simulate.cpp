@@ -80,10 +80,9 @@ class Simulation {
  private:
   /// The init combinations the spec accepts; false after a spec error.
   bool find_initial_states() {
-    OwnedState s = view_.blank();
     for (std::uint32_t c = 0; c < view_.ops().init_combinations; ++c) {
       try {
-        if (view_.ops().make_initial(view_.ops().model, c, s.bytes())) initial_.push_back(c);
+        if (view_.initial(c)) initial_.push_back(c);  // as the search keeps them
       } catch (...) {
         result_.outcome = Outcome::error;
         result_.error = SpecError{current_exception_text(), "init (combination " + std::to_string(c) + ")", {}};
