@@ -172,6 +172,11 @@ TEST_CASE("choice: more values than the bound is a spec error naming the fix", "
 //   /usr/bin/time -v build/tests/choice_test "[.bench-choice]"
 //   /usr/bin/time -v build/tests/choice_test "[.bench-superset]"
 namespace {
+statecheck::CheckOptions bench_options() {
+  statecheck::CheckOptions o = test::options(1);
+  if (const char* mb = std::getenv("PAXOS_MEMORY_MB")) o.memory = std::size_t(std::atoi(mb)) << 20;
+  return o;
+}
 int bench_ballots() {
   const char* b = std::getenv("PAXOS_BALLOTS");  // 1..4; default 3
   return b != nullptr ? std::atoi(b) : 3;
@@ -179,17 +184,17 @@ int bench_ballots() {
 }  // namespace
 
 TEST_CASE("choice bench: Paxos at PAXOS_BALLOTS ballots, 2 values with choice", "[.bench-choice]") {
-  const auto r = statecheck::check(paxos::spec(bench_ballots(), 2, true), test::options(1));
+  const auto r = statecheck::check(paxos::spec(bench_ballots(), 2, true), bench_options());
   WARN("distinct " << r.stats.distinct << " generated " << r.stats.generated << " depth " << r.stats.depth
                    << " transitions " << r.stats.transition_new.size() << " seconds " << r.stats.seconds
-                   << " memory_peak " << r.stats.memory_peak << " peak_rss " << r.stats.peak_rss);
+                   << " memory_peak " << r.stats.memory_peak << " peak_rss " << r.stats.peak_rss << " " << r.limit_message);
   REQUIRE(r.outcome == Outcome::ok);
 }
 TEST_CASE("choice bench: Paxos at PAXOS_BALLOTS ballots, 2 values with a parameter over all messages",
           "[.bench-superset]") {
-  const auto r = statecheck::check(paxos::superset_spec(bench_ballots(), 2), test::options(1));
+  const auto r = statecheck::check(paxos::superset_spec(bench_ballots(), 2), bench_options());
   WARN("distinct " << r.stats.distinct << " generated " << r.stats.generated << " depth " << r.stats.depth
                    << " transitions " << r.stats.transition_new.size() << " seconds " << r.stats.seconds
-                   << " memory_peak " << r.stats.memory_peak << " peak_rss " << r.stats.peak_rss);
+                   << " memory_peak " << r.stats.memory_peak << " peak_rss " << r.stats.peak_rss << " " << r.limit_message);
   REQUIRE(r.outcome == Outcome::ok);
 }
