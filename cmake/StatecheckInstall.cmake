@@ -37,6 +37,7 @@ set(STATECHECK_DETAIL_HEADERS  # what the public headers include
   detail/model.hpp
   detail/model_ops.hpp
   detail/search.hpp
+  detail/choice.hpp
   detail/spec_checks.hpp
   detail/transitions.hpp
   detail/visited_set.hpp

@@ -182,6 +182,7 @@ const Row rows[] = {
     {"faulty simulate --runs 0", "--runs 0 is out of range", "use a value in 1..281474976710656"},
     {"faulty replay", "'replay' needs the trace file", "give the path of a file written by 'faulty-checker check NAME --format json'"},
     {"faulty replay {in}/empty.json", "{in}/empty.json is empty", "give the path of a file written by"},
+    {"faulty replay other {in}/empty.json", "this checker holds only spec 'faulty', not 'other'", "give the trace alone: 'faulty-checker replay FILE'"},
     {"faulty list extra", "unexpected argument 'extra' for 'list'", "remove it"},
 };
 // clang-format on

@@ -1,6 +1,7 @@
 // Each CASE_* breaks one rule of the DSL contract; the test expects the
 // compiler to stop with statecheck's message for it.
 #include <statecheck/statecheck.hpp>
+#include <utility>
 #include <vector>
 
 #if defined(CASE_vector_member)
@@ -99,6 +100,40 @@ struct State {
 auto s = statecheck::spec<State>(
     "x", statecheck::init([](State&) {}),
     statecheck::actions(statecheck::action("A", [](const State& before, State after) { after.n = before.n + 1; })));
+#elif defined(CASE_nested_no_equality)
+// A struct inside the state without operator==: the state's defaulted == cannot compare it.
+struct Inner {
+  BOOST_HANA_DEFINE_STRUCT(Inner, (int, a));
+};
+struct State {
+  BOOST_HANA_DEFINE_STRUCT(State, (statecheck::bounded_vec<Inner, 2>, v));
+  friend bool operator==(const State&, const State&) = default;
+};
+auto s = statecheck::spec<State>("x", statecheck::init([](State&) {}),
+                                 statecheck::actions(statecheck::action("A", [](State&) {})));
+auto r = statecheck::check(s);
+#elif defined(CASE_unprintable_param)
+// A parameter's values are printed in labels: std::pair has no member_traits.
+struct State {
+  BOOST_HANA_DEFINE_STRUCT(State, (int, n));
+  friend bool operator==(const State&, const State&) = default;
+};
+auto s = statecheck::spec<State>(
+    "x", statecheck::init([](State&) {}),
+    statecheck::actions(statecheck::action("A", statecheck::param("p", {std::pair<int, int>{1, 2}}),
+                                           [](State& st, std::pair<int, int> p) { st.n = p.first; })));
+auto r = statecheck::check(s);
+#elif defined(CASE_choice_effect_by_value)
+// The contract holds for actions with a choice too (the chosen value comes last).
+struct State {
+  BOOST_HANA_DEFINE_STRUCT(State, (statecheck::bounded_set<int, 3>, pending));
+  friend bool operator==(const State&, const State&) = default;
+};
+auto s = statecheck::spec<State>(
+    "x", statecheck::init([](State&) {}),
+    statecheck::actions(statecheck::action(
+        "A", statecheck::each_in("j", [](const State& st) -> const auto& { return st.pending; }),
+        [](State st, int j) { st.pending.erase(j); })));
 #elif defined(CASE_symmetric_twice)
 // One kind declared symmetric twice: which count would hold?
 struct Scm {

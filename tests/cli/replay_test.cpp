@@ -245,6 +245,11 @@ TEST_CASE("replay: deadlocks, and spec code that throws (exit 3 with the step)",
   INFO(r.out);
   REQUIRE(r.code == 0);
   REQUIRE_THAT(r.out, Catch::EndsWith("reproduces: deadlock after 5 steps\n"));
+  // The README's form, `replay SPEC FILE`, works in a one-spec checker too (issue 14).
+  const Run named = run(FAULTY_BIN, "replay faulty " + dead + " --quiet");
+  INFO(named.out);
+  REQUIRE(named.code == 0);
+  REQUIRE(named.out == r.out);
 
   const std::string live = dir.write("live.json", faulty_trace("deadlock", "100", {2, 2, 2, 2}));
   const Run alive = run(FAULTY_BIN, "replay " + live + " --quiet");

@@ -2,6 +2,7 @@
 // // [name] ... // [name-end] in this file (tests/docs/check_readme.py keeps them
 // identical), and the tests below check that each snippet does what the README
 // says it does.
+#include <algorithm>
 #include <bitset>
 #include <cstddef>
 #include <cstdint>
@@ -209,4 +210,66 @@ TEST_CASE("reference: an effect may read the state it leaves", "[docs]") {
   REQUIRE(r.stats.distinct == 3);                 // the three rotations of {1, 2, 3}
   REQUIRE(r.stats.generated == 4);
   REQUIRE(r.stats.depth == 3);                    // levels, the initial one included, as TLC counts
+}
+
+namespace {
+struct Jobs {
+  BOOST_HANA_DEFINE_STRUCT(Jobs, (statecheck::bounded_set<int, 3>, pending), (int, done));
+  friend bool operator==(const Jobs&, const Jobs&) = default;
+};
+
+auto jobs_spec() {
+  return statecheck::spec<Jobs>(
+      "jobs", statecheck::init([](Jobs& s) { s.pending = {1, 2, 3}; }),
+      statecheck::actions(
+          // [choice]
+          // TLA+: \E j \in pending : Finish(j). One successor per job pending in
+          // this state, labelled Finish(j=2); the capacity of `pending` (3) bounds them.
+          statecheck::action("Finish",
+              statecheck::each_in("j", [](const Jobs& s) -> const auto& { return s.pending; }),
+              [](Jobs& s, int j) {
+                s.pending.erase(j);
+                s.done += j;
+              })),
+          // [choice-end]
+      statecheck::allow_deadlock);
+}
+
+struct Counter {
+  BOOST_HANA_DEFINE_STRUCT(Counter, (int, n));
+  friend bool operator==(const Counter&, const Counter&) = default;
+};
+
+auto jump_spec() {
+  return statecheck::spec<Counter>(
+      "jump", statecheck::init([](Counter&) {}),
+      statecheck::actions(
+          // [choice-each]
+          // TLA+: \E t \in n+1..Min(n+3, 5) : n' = t. A range computed from the state:
+          // each<T>(name, bound, enumerate) calls emit(value) per witness, at most `bound`.
+          statecheck::action("Jump",
+              statecheck::each<int>("to", 3, [](const Counter& s, auto&& emit) {
+                for (int t = s.n + 1; t <= std::min(s.n + 3, 5); ++t) emit(t);
+              }),
+              [](Counter& s, int to) { s.n = to; })),
+          // [choice-each-end]
+      statecheck::allow_deadlock);
+}
+}  // namespace
+
+TEST_CASE("reference: choice over a container and over a range the state decides", "[docs]") {
+  // By hand: the states are the 8 subsets of {1, 2, 3} still pending (done is
+  // determined by them); each state generates one successor per pending job,
+  // 3 x 2^2 = 12 in all, plus the initial state; 4 levels (3, 2, 1, 0 pending).
+  const auto jobs = test::check_all_threads(jobs_spec());
+  REQUIRE(jobs.outcome == statecheck::Outcome::ok);
+  REQUIRE(jobs.stats.distinct == 8);
+  REQUIRE(jobs.stats.generated == 13);
+  REQUIRE(jobs.stats.depth == 4);
+  // By hand: n = 0..5; from n, min(3, 5 - n) successors: 3+3+3+2+1+0 = 12, plus
+  // the initial state; levels {0}, {1, 2, 3}, {4, 5}.
+  const auto jump = test::check_all_threads(jump_spec());
+  REQUIRE(jump.stats.distinct == 6);
+  REQUIRE(jump.stats.generated == 13);
+  REQUIRE(jump.stats.depth == 3);
 }

@@ -236,6 +236,6 @@ TEST_CASE("transition ids: actions in order, first parameter slowest", "[transit
                                              "Move(a=2, c=red)", "Move(a=2, c=green)", "Move(a=2, c=blue)",
                                              "Flag(on=false)", "Flag(on=true)"});
   std::vector<std::uint32_t> visited;
-  table.for_each([&](std::uint32_t tid, const auto&, const auto&...) { visited.push_back(tid); });
+  table.for_each(S{}, [&](std::uint32_t tid, const auto&, const auto&...) { visited.push_back(tid); });
   REQUIRE(visited == std::vector<std::uint32_t>{0, 1, 2, 3, 4, 5, 6, 7, 8});
 }

@@ -150,7 +150,11 @@ class bounded_set : public detail::sorted_items<T, Cap, detail::whole_item> {
     if (at >= 0) this->remove(at);
     return at >= 0;
   }
-  friend constexpr bool operator==(const bounded_set& a, const bounded_set& b) { return bounded_set::same_items(a, b); }
+  friend constexpr bool operator==(const bounded_set& a, const bounded_set& b)
+    requires std::equality_comparable<T>
+  {
+    return bounded_set::same_items(a, b);
+  }
 };
 
 /// One key and its value in a bounded_map (reflected, so it orders and prints like any record).
@@ -188,7 +192,11 @@ class bounded_map : public detail::sorted_items<map_entry<K, V>, Cap, detail::en
     if (at >= 0) this->remove(at);
     return at >= 0;
   }
-  friend constexpr bool operator==(const bounded_map& a, const bounded_map& b) { return bounded_map::same_items(a, b); }
+  friend constexpr bool operator==(const bounded_map& a, const bounded_map& b)
+    requires std::equality_comparable<K> && std::equality_comparable<V>
+  {
+    return bounded_map::same_items(a, b);
+  }
 };
 
 }  // namespace statecheck

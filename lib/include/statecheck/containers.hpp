@@ -105,7 +105,11 @@ class bounded_vec {
     return std::find(begin(), end(), item) != end();
   }
 
-  friend constexpr bool operator==(const bounded_vec& a, const bounded_vec& b) {
+  // Constrained, so that a struct without == makes the state's defaulted ==
+  // deleted (and spec() says so) rather than failing in here.
+  friend constexpr bool operator==(const bounded_vec& a, const bounded_vec& b)
+    requires std::equality_comparable<T>
+  {
     return a.size_ == b.size_ && std::equal(a.begin(), a.end(), b.begin());
   }
 

@@ -15,7 +15,8 @@
 // Enumeration order is a contract: actions in declaration order; within an
 // action, parameter combinations with the first parameter varying slowest and
 // each parameter's values in the order given. Each combination is one dense
-// transition id, which traces and replay rely on.
+// transition id, which traces and replay rely on. An action with a choice
+// (each / each_in) has `bound` ids per combination, one per witness index.
 #pragma once
 
 #include <concepts>
@@ -99,6 +100,49 @@ struct is_param : std::false_type {};
 template <class T>
 struct is_param<param_t<T>> : std::true_type {};
 
+/// A choice whose values depend on the state (TLA+'s `\E m \in msgs : A(m)`):
+/// enumerate(const State& s, emit[, parameter values...]) calls emit(value) once
+/// per witness, in a deterministic order. Each witness is one successor, and
+/// its transition id is (action, parameter combination, witness index), so ids
+/// grow with `bound` (the most witnesses a state may have), never with the set
+/// the values come from. A state with more than `bound` witnesses is a spec error.
+template <class T, class Enumerate>
+struct each_t {
+  std::string_view name;
+  std::uint32_t bound;
+  Enumerate enumerate;
+};
+
+/// each<Msg>("m", 16, [](const State& s, auto&& emit) { for (const Msg& m : s.msgs) emit(m); })
+template <class T, class Enumerate>
+each_t<T, Enumerate> each(std::string_view name, std::uint32_t bound, Enumerate enumerate) {
+  return {name, bound, enumerate};
+}
+
+/// A choice of one member of a container of the state, in its order:
+/// each_in("m", [](const State& s) -> const auto& { return s.msgs; }). The
+/// container's capacity() is the bound; the accessor may also take the
+/// action's parameter values after the state.
+template <class Access>
+struct each_in_t {
+  std::string_view name;
+  Access access;
+};
+template <class Access>
+each_in_t<Access> each_in(std::string_view name, Access access) {
+  return {name, access};
+}
+
+/// An action without a state-dependent choice.
+struct no_choice {};
+
+template <class T>
+struct is_choice : std::false_type {};
+template <class T, class E>
+struct is_choice<each_t<T, E>> : std::true_type {};
+template <class A>
+struct is_choice<each_in_t<A>> : std::true_type {};
+
 namespace detail {
 /// An effect either changes a copy of the state in place, effect(State& next,
 /// values...), or also reads the state it left, effect(const State& before,
@@ -121,20 +165,22 @@ struct always_enabled {
   constexpr bool operator()(const Args&...) const { return true; }
 };
 
-template <class Guard, class Effect, class... P>
+template <class Guard, class Effect, class Choice, class... P>
 struct action_t {
   std::string_view name;
   std::tuple<param_t<P>...> params;
   Guard guard;
   Effect effect;
   bool present = true;  // false: left out of this configuration (see when())
+  Choice choice{};      // no_choice, or each_t / each_in_t after the parameters
+  static constexpr bool has_choice = !std::is_same_v<Choice, no_choice>;
 };
 
 /// Keeps `a` in the spec only when `condition` holds, e.g. an action that
 /// exists in one scenario: `when(c.leader_change, action("ElectLeader", ...))`.
 /// A left-out action has no transition ids and is not reported as never enabled.
-template <class Guard, class Effect, class... P>
-action_t<Guard, Effect, P...> when(bool condition, action_t<Guard, Effect, P...> a) {
+template <class Guard, class Effect, class Choice, class... P>
+action_t<Guard, Effect, Choice, P...> when(bool condition, action_t<Guard, Effect, Choice, P...> a) {
   a.present = condition;
   return a;
 }
@@ -157,32 +203,43 @@ template <class T>
 struct param_types;
 template <class... P>
 struct param_types<std::tuple<param_t<P>...>> {
-  template <class Guard, class Effect>
-  using action = action_t<Guard, Effect, P...>;
+  template <class Guard, class Effect, class Choice>
+  using action = action_t<Guard, Effect, Choice, P...>;
 };
 }  // namespace detail
 
-/// action(name, params..., guard, effect) or action(name, params..., effect).
-/// guard: bool(const State&, P...); effect: void(State& next, P...) or
-/// void(const State& before, State& after, P...).
+/// action(name, params..., [choice,] guard, effect) or action(name, params..., [choice,] effect).
+/// guard: bool(const State&, P...[, chosen]); effect: void(State& next, P...[, chosen]) or
+/// void(const State& before, State& after, P...[, chosen]); the chosen value of
+/// each(...) / each_in(...) comes last.
 template <class... Args>
 auto action(std::string_view name, Args... args) {
   constexpr std::size_t total = sizeof...(Args);
   constexpr std::size_t params = detail::count_leading_params<Args...>();
-  static_assert(total - params == 1 || total - params == 2,
-                "statecheck::action: write action(\"Name\", param..., guard, effect) or "
-                "action(\"Name\", param..., effect); parameters come first");
+  using After = std::remove_cvref_t<std::tuple_element_t<params, std::tuple<Args..., no_choice>>>;
+  constexpr std::size_t choices = is_choice<After>::value ? 1 : 0;
+  constexpr std::size_t fns = total - params - choices;
+  static_assert(fns == 1 || fns == 2,
+                "statecheck::action: write action(\"Name\", param..., [each(...),] guard, effect) or "
+                "action(\"Name\", param..., [each(...),] effect); parameters come first, then at most "
+                "one choice");
   auto all = std::make_tuple(std::move(args)...);
   auto ps = detail::tuple_slice(all, std::make_index_sequence<params>{},
                                 std::integral_constant<std::size_t, 0>{});
-  if constexpr (total - params == 2) {
+  constexpr std::size_t first_fn = params + choices;
+  auto choice = [&] {
+    if constexpr (choices == 1) return std::get<params>(all);
+    else return no_choice{};
+  }();
+  if constexpr (fns == 2) {
     using A = typename detail::param_types<decltype(ps)>::template action<
-        std::tuple_element_t<params, decltype(all)>, std::tuple_element_t<params + 1, decltype(all)>>;
-    return A{name, std::move(ps), std::get<params>(all), std::get<params + 1>(all), true};
+        std::tuple_element_t<first_fn, decltype(all)>, std::tuple_element_t<first_fn + 1, decltype(all)>,
+        decltype(choice)>;
+    return A{name, std::move(ps), std::get<first_fn>(all), std::get<first_fn + 1>(all), true, choice};
   } else {
     using A = typename detail::param_types<decltype(ps)>::template action<
-        always_enabled, std::tuple_element_t<params, decltype(all)>>;
-    return A{name, std::move(ps), always_enabled{}, std::get<params>(all), true};
+        always_enabled, std::tuple_element_t<first_fn, decltype(all)>, decltype(choice)>;
+    return A{name, std::move(ps), always_enabled{}, std::get<first_fn>(all), true, choice};
   }
 }
 
@@ -228,13 +285,19 @@ struct goal_t {
 template <class Fn>
 goal_t<Fn> goal(std::string_view name, Fn fn) { return {name, fn}; }
 
-template <class Fn>
+template <class Fn, bool Prune = false>
 struct constraint_t {
   Fn fn;
+  static constexpr bool prunes = Prune;
 };
 /// States for which fn returns false are kept and checked but not expanded.
 template <class Fn>
 constraint_t<Fn> constraint(Fn fn) { return {fn}; }
+/// TLC's CONSTRAINT: a state for which fn returns false is counted as
+/// generated and then dropped: neither stored (not distinct), nor checked,
+/// nor expanded. Initial states too.
+template <class Fn>
+constraint_t<Fn, true> tlc_constraint(Fn fn) { return {fn}; }
 
 /// Marks a spec whose terminal states are expected (no deadlock check).
 struct allow_deadlock_t {};
@@ -271,6 +334,10 @@ struct spec_t {
   Symmetry symmetry{};    // symmetry_t<Tags...>: the kinds declared symmetric<Tag>(n)
   static constexpr bool has_constraint = !std::is_same_v<Constraint, no_constraint>;
   static constexpr bool has_symmetry = Symmetry::kinds > 0;
+  static constexpr bool constraint_prunes = [] {
+    if constexpr (has_constraint) return Constraint::prunes;
+    else return false;
+  }();
 };
 
 namespace detail {
@@ -281,8 +348,8 @@ struct is_instance<Tmpl, Tmpl<A...>> : std::true_type {};
 
 template <class T>
 constexpr bool is_constraint = false;
-template <class Fn>
-constexpr bool is_constraint<constraint_t<Fn>> = true;
+template <class Fn, bool Prune>
+constexpr bool is_constraint<constraint_t<Fn, Prune>> = true;
 
 /// The part of kind `Pred` among `parts`, or `fallback` when absent.
 template <template <class> class Pred, class Fallback, class... Parts>
@@ -359,6 +426,7 @@ struct distinct_kinds<symmetry_t<Tags...>> {
 
 }  // namespace statecheck
 
+#include "statecheck/detail/choice.hpp"
 #include "statecheck/detail/spec_checks.hpp"
 
 namespace statecheck {

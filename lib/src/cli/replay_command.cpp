@@ -5,6 +5,7 @@
 #include <iostream>
 #include <memory>
 
+#include "report/clip.hpp"
 #include "report/json_value.hpp"
 #include "cli/command_line.hpp"
 #include "tools/replay.hpp"
@@ -15,6 +16,8 @@ namespace {
 
 struct ReplayArgs {
   std::string spec;
+  bool single_spec = false;  // a one-spec checker: the spec may be named, but only as its own
+  std::vector<std::string> given;  // a one-spec checker's positionals: [SPEC] FILE
   std::string path;
   std::vector<std::string> sets;
   std::string format = "text";
@@ -111,7 +114,13 @@ void print_text(const ReplayArgs& a, const RunInfo& info, const std::vector<std:
   }
 }
 
-int run_replay(const ReplayArgs& a) {
+int run_replay(ReplayArgs a) {
+  if (a.given.size() == 2) a.spec = a.given.front();
+  if (!a.given.empty()) a.path = a.given.back();
+  const std::string& own = registry().entries().front().name;
+  if (a.single_spec && a.spec != own)
+    throw config_error("this checker holds only spec '" + own + "', not '" + detail::clipped(a.spec) +
+                       "'; give the trace alone: '" + invocation("replay", own) + " FILE'");
   const SpecEntry& entry = find_spec(a.spec);  // the first argument is reported first
   const std::string text = read_text(a.path);
   detail::SavedTrace saved;
@@ -154,9 +163,19 @@ int run_replay(const ReplayArgs& a) {
 Command add_replay_command(CLI::App& app, bool single_spec) {
   CLI::App* cmd = app.add_subcommand("replay", "re-execute a trace saved by 'check --format json'");
   auto a = std::make_shared<ReplayArgs>();
-  if (single_spec) a->spec = registry().entries().front().name;
-  else cmd->add_option("spec", a->spec, "spec name (see 'list')")->required();
-  cmd->add_option("trace", a->path, "the saved trace (JSON)")->required()->check(non_empty_path());
+  // A one-spec checker takes `replay FILE`, and `replay SPEC FILE` (the README's
+  // form) when SPEC is its own.
+  a->single_spec = single_spec;
+  if (single_spec) {
+    a->spec = registry().entries().front().name;
+    cmd->add_option("trace", a->given, "the saved trace (JSON), after this checker's spec name if you like")
+        ->required()
+        ->expected(1, 2)
+        ->check(non_empty_path());
+  } else {
+    cmd->add_option("spec", a->spec, "spec name (see 'list')")->required();
+    cmd->add_option("trace", a->path, "the saved trace (JSON)")->required()->check(non_empty_path());
+  }
   cmd->add_option("--set,-s", a->sets, "override a recorded constant: name=value (repeatable)");
   cmd->add_option("--format,-f", a->format, "output format: text or json")->check(one_of({"text", "json"}));
   cmd->add_flag("--quiet,-q", a->quiet, "only the verdict, without the trace");

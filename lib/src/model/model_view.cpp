@@ -27,12 +27,17 @@ std::uint64_t invariant_mask(const ModelOps& ops, const std::vector<std::string>
 
 ModelView::ModelView(const ModelOps& ops) : ops_(ops) {
   labels_.reserve(ops.transitions);
-  for (std::uint32_t t = 0; t < ops.transitions; ++t) labels_.push_back(transition_label(ops.describe(ops.model, t)));
+  for (std::uint32_t t = 0; t < ops.transitions; ++t) {
+    const TransitionInfo info = ops.describe(ops.model, nullptr, t);
+    labels_.push_back(transition_label(info));
+    chooses_.push_back(info.depends_on_state);
+  }
 }
 
 std::optional<OwnedState> ModelView::initial(std::uint32_t combination) const {
   OwnedState s = blank();
   if (!ops_.make_initial(ops_.model, combination, s.bytes())) return std::nullopt;
+  if (ops_.constraint_prunes && !expandable(s)) return std::nullopt;  // a tlc_constraint drops it
   return s;
 }
 
@@ -51,16 +56,19 @@ std::vector<std::uint32_t> ModelView::enabled(const OwnedState& s) const {
   return tids;
 }
 
-void ModelView::enabled(const OwnedState& s, std::vector<std::uint32_t>& out, OwnedState& scratch) const {
+std::size_t ModelView::enabled(const OwnedState& s, std::vector<std::uint32_t>& out, OwnedState& scratch) const {
   out.clear();
-  if (!expandable(s)) return;
+  std::size_t dropped = 0;
+  if (!expandable(s)) return dropped;
   std::memcpy(scratch.bytes(), s.bytes(), ops_.state_size);
   for (std::uint32_t t = 0; t < ops_.transitions; ++t) {
     if (step(scratch, t)) {
-      out.push_back(t);
+      if (ops_.constraint_prunes && !expandable(scratch)) ++dropped;
+      else out.push_back(t);
       std::memcpy(scratch.bytes(), s.bytes(), ops_.state_size);
     }
   }
+  return dropped;
 }
 
 namespace {
@@ -95,20 +103,27 @@ Hash128 ModelView::fingerprint(const OwnedState& s) const {
   return ops_.fingerprint(ops_.model, s.bytes(), scratch.data());
 }
 
-TraceStep ModelView::trace_step(std::uint32_t tid, const OwnedState& s) const {
-  const TransitionInfo info = ops_.describe(ops_.model, tid);
+std::string ModelView::label(std::uint32_t tid, const OwnedState& from) const {
+  if (!chooses_[tid]) return labels_[tid];
+  return transition_label(ops_.describe(ops_.model, from.bytes(), tid));
+}
+
+TraceStep ModelView::trace_step(std::uint32_t tid, const OwnedState& before, const OwnedState& after) const {
+  const TransitionInfo info = ops_.describe(ops_.model, chooses_[tid] ? before.bytes() : nullptr, tid);
   TraceStep step;
-  step.label = labels_[tid];
+  step.label = transition_label(info);
   step.action = info.action_name;
   step.params = info.params;
-  step.state = value(s);
+  step.state = value(after);
   return step;
 }
 
-std::optional<std::uint32_t> ModelView::find_label(const std::string& label) const {
-  const auto it = std::find(labels_.begin(), labels_.end(), label);
-  if (it == labels_.end()) return std::nullopt;
-  return static_cast<std::uint32_t>(it - labels_.begin());
+std::optional<std::uint32_t> ModelView::find_label(const std::string& label, const OwnedState& from) const {
+  for (std::uint32_t t = 0; t < labels_.size(); ++t)
+    if (chooses_[t] ? label.starts_with(labels_[t].substr(0, labels_[t].find('('))) && this->label(t, from) == label
+                    : labels_[t] == label)
+      return t;
+  return std::nullopt;
 }
 
 }  // namespace statecheck::detail

@@ -40,7 +40,7 @@ class ModelView {
   OwnedState blank() const { return OwnedState(ops_.state_size); }
 
   /// Initial state number `combination` (0..init_combinations-1); nullopt when
-  /// the spec's init function rejects that combination.
+  /// the spec's init function rejects that combination, or a tlc_constraint drops it.
   std::optional<OwnedState> initial(std::uint32_t combination) const;
   /// Applies transition `tid` in place; false (state unchanged) when not enabled.
   bool step(OwnedState& s, std::uint32_t tid) const;
@@ -50,8 +50,9 @@ class ModelView {
   /// constraint excludes `s` from expansion).
   std::vector<std::uint32_t> enabled(const OwnedState& s) const;
   /// The same into `out`, trying transitions on `scratch`: no allocation once
-  /// both are sized, for loops that step many times (simulate).
-  void enabled(const OwnedState& s, std::vector<std::uint32_t>& out, OwnedState& scratch) const;
+  /// both are sized, for loops that step many times (simulate). Leaves out
+  /// successors a tlc_constraint drops, and returns how many it dropped.
+  std::size_t enabled(const OwnedState& s, std::vector<std::uint32_t>& out, OwnedState& scratch) const;
   bool expandable(const OwnedState& s) const { return ops_.expandable(ops_.model, s.bytes()); }
 
   /// The first invariant in `mask` that `s` violates, by declaration order.
@@ -62,16 +63,18 @@ class ModelView {
   Hash128 fingerprint(const OwnedState& s) const;
   bool equal(const OwnedState& a, const OwnedState& b) const { return ops_.equal(a.bytes(), b.bytes()); }
   Value value(const OwnedState& s) const { return ops_.to_value(ops_.model, s.bytes()); }
-  /// "Name(p=v, q=w)" for transition `tid`.
-  const std::string& label(std::uint32_t tid) const { return labels_[tid]; }
-  /// A trace step for taking `tid` into `s`.
-  TraceStep trace_step(std::uint32_t tid, const OwnedState& s) const;
-  /// The transition whose label is `label`, if any.
-  std::optional<std::uint32_t> find_label(const std::string& label) const;
+  /// "Name(p=v, q=w)" for transition `tid` taken from `from` (the value a
+  /// choice picks depends on the state).
+  std::string label(std::uint32_t tid, const OwnedState& from) const;
+  /// A trace step for taking `tid` from `before` into `after`.
+  TraceStep trace_step(std::uint32_t tid, const OwnedState& before, const OwnedState& after) const;
+  /// The transition whose label, taken from `from`, is `label`, if any.
+  std::optional<std::uint32_t> find_label(const std::string& label, const OwnedState& from) const;
 
  private:
   const ModelOps& ops_;
-  std::vector<std::string> labels_;
+  std::vector<std::string> labels_;  // without a choice's value (see chooses_)
+  std::vector<bool> chooses_;        // per transition: its label names a value chosen in the state
 };
 
 }  // namespace statecheck::detail

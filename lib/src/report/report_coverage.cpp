@@ -44,7 +44,7 @@ Coverage coverage_of(const ModelOps& ops, const Stats& stats) {
     if (tid % ids_between_stop_checks == 0 && stop_flag().load(std::memory_order_relaxed))
       throw stopped_error("interrupted while tallying --coverage (" + std::to_string(tid) + " of " +
                           std::to_string(ops.transitions) + " transitions); the check above is complete, its coverage is not");
-    const TransitionInfo info = ops.describe(ops.model, tid);
+    const TransitionInfo info = ops.describe(ops.model, nullptr, tid);  // a choice's value is not tallied
     const std::uint64_t enabled = tid < stats.transition_enabled.size() ? stats.transition_enabled[tid] : 0;
     const std::uint64_t fresh = tid < stats.transition_new.size() ? stats.transition_new[tid] : 0;
     ActionTally& a = actions[info.action];

@@ -74,8 +74,8 @@ Path trace_path(const ModelView& view, const StateGraph& g, const std::vector<Va
       break;
     }
   for (std::size_t k = 1; k < trace.size() && path.states.size() == k; ++k) {
-    const std::optional<std::uint32_t> tid = view.find_label(trace[k].label);
     const auto from = path.states.back();
+    const std::optional<std::uint32_t> tid = view.find_label(trace[k].label, g.states[from]);
     const auto first = std::lower_bound(g.edges.begin(), g.edges.end(), from,
                                         [](const StateGraph::Edge& e, std::uint32_t s) { return e.from < s; });
     for (auto e = first; tid && e != g.edges.end() && e->from == from; ++e)
@@ -173,7 +173,7 @@ std::string graph_dot(const ModelView& view, const StateGraph& g, const Violatio
   for (std::size_t k = 0; k < g.edges.size(); ++k) {
     const StateGraph::Edge& e = g.edges[k];
     dot += "  s" + std::to_string(e.from) + " -> s" + std::to_string(e.to) + " [label=\"" +
-           dot_escape(view.label(e.tid)) + "\"";
+           dot_escape(view.label(e.tid, g.states[e.from])) + "\"";
     if (std::find(path.edges.begin(), path.edges.end(), k) != path.edges.end()) dot += ", color=red, penwidth=3";
     dot += "];\n";
   }

@@ -70,6 +70,8 @@ std::vector<TraceStep> TraceBuilder::build(const std::vector<std::uint32_t>& pat
   const bool symmetric = ops_.canonicalize != nullptr;
   std::unique_ptr<std::byte[]> rep(new std::byte[ops_.state_size + 16]);
   std::byte* logged = symmetric ? rep.get() : state.get();
+  // The concrete state before each step: a choice's value is read from it.
+  std::unique_ptr<std::byte[]> before(new std::byte[ops_.state_size + 16]);
   try {
     if (!ops_.make_initial(ops_.model, path[0], state.get())) {
       problem = "the spec is not deterministic: initial state " + std::to_string(path[0]) +
@@ -85,7 +87,8 @@ std::vector<TraceStep> TraceBuilder::build(const std::vector<std::uint32_t>& pat
     steps.push_back(std::move(first));
     for (std::size_t i = 1; i < path.size(); ++i) {
       TraceStep step;
-      step.label = transition_label(ops_.describe(ops_.model, path[i]));
+      step.label = transition_label(ops_.describe(ops_.model, logged, path[i]));  // as logged, for the messages below
+      std::memcpy(before.get(), state.get(), ops_.state_size);
       if (!ops_.replay(ops_.model, logged, path[i])) {
         problem = "the spec is not deterministic: on replay, step " + std::to_string(i) + " (" + step.label +
                   ") is not enabled";
@@ -103,7 +106,7 @@ std::vector<TraceStep> TraceBuilder::build(const std::vector<std::uint32_t>& pat
                   " reaches the orbit the search logged (" + step.label + " on its representative); run --self-check";
         return {};
       }
-      const TransitionInfo info = ops_.describe(ops_.model, taken);
+      const TransitionInfo info = ops_.describe(ops_.model, before.get(), taken);
       step.label = transition_label(info);
       step.action = info.action_name;
       step.params = info.params;

@@ -180,9 +180,9 @@ std::optional<OwnedState> take_step(const ModelView& view, const OwnedState& fro
     r.message = step_name(i, step.label) + " " + why;
     return std::nullopt;
   };
-  const std::optional<std::uint32_t> tid = view.find_label(step.label);
+  const std::optional<std::uint32_t> tid = view.find_label(step.label, from);
   if (!tid) return differs("names no transition of the spec");
-  const TraceStep described = view.trace_step(*tid, from);
+  const TraceStep described = view.trace_step(*tid, from, from);
   if (described.action != step.action) return differs("records action '" + clipped(step.action) + "', its label names '" + described.action + "'");
   ordered_json params = ordered_json::object();
   for (const auto& [name, value] : described.params) params[name] = value_json(value);
@@ -212,7 +212,7 @@ void check_property(const ModelView& view, const SavedTrace& saved, const OwnedS
   if (saved.kind == Violation::Kind::deadlock) {
     const std::vector<std::uint32_t> enabled = view.enabled(last);
     if (!view.expandable(last)) r.message = "no deadlock" + at + ": it is outside the spec's constraint";
-    else if (!enabled.empty()) r.message = "no deadlock" + at + ": " + view.label(enabled.front()) + " is enabled";
+    else if (!enabled.empty()) r.message = "no deadlock" + at + ": " + view.label(enabled.front(), last) + " is enabled";
     else {
       r.verdict = ReplayResult::Verdict::reproduces;
       r.step.reset();
@@ -250,7 +250,7 @@ ReplayResult replay(const ModelView& view, const SavedTrace& saved) {
       where = "action " + clipped(saved.steps[i].label);
       std::optional<OwnedState> next = take_step(view, *current, saved.steps[i], i, r);
       if (!next) return r;
-      r.trace.push_back(view.trace_step(*view.find_label(saved.steps[i].label), *next));
+      r.trace.push_back(view.trace_step(*view.find_label(saved.steps[i].label, *current), *current, *next));
       current = std::move(next);
     }
     --i;

@@ -56,7 +56,7 @@ std::optional<SelfCheckFailure> check_transitions(const ModelView& view, const O
     std::memcpy(second.bytes(), s.bytes(), view.ops().state_size);
     const bool a = view.step(first, tid);
     const bool b = view.step(second, tid);
-    const std::string where = "action " + view.label(tid);
+    const std::string where = "action " + view.label(tid, s);
     if (a != b)
       return SelfCheckFailure{where, "its guard gives different answers for the same state: guards must be pure "
                                      "functions of the state and parameters"};

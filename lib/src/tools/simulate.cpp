@@ -80,10 +80,9 @@ class Simulation {
  private:
   /// The init combinations the spec accepts; false after a spec error.
   bool find_initial_states() {
-    OwnedState s = view_.blank();
     for (std::uint32_t c = 0; c < view_.ops().init_combinations; ++c) {
       try {
-        if (view_.ops().make_initial(view_.ops().model, c, s.bytes())) initial_.push_back(c);
+        if (view_.initial(c)) initial_.push_back(c);  // as the search keeps them
       } catch (...) {
         result_.outcome = Outcome::error;
         result_.error = SpecError{current_exception_text(), "init (combination " + std::to_string(c) + ")", {}};
@@ -167,9 +166,10 @@ class Simulation {
         where = "constraint";
         if (k.path.size() == options_.depth || !view_.expandable(k.state)) break;
         where = "action";
-        view_.enabled(k.state, k.enabled, k.scratch);
-        if (k.enabled.empty()) {
-          if (check_deadlock_) fail({w, Failure::Kind::deadlock, "Deadlock", {}, {}, combination, k.path});
+        const std::size_t dropped = view_.enabled(k.state, k.enabled, k.scratch);
+        if (k.enabled.empty()) {  // a deadlock, unless a tlc_constraint dropped every successor
+          if (check_deadlock_ && dropped == 0)
+            fail({w, Failure::Kind::deadlock, "Deadlock", {}, {}, combination, k.path});
           break;
         }
         const std::uint32_t tid = k.enabled[random.below(static_cast<std::uint32_t>(k.enabled.size()))];
@@ -213,7 +213,7 @@ class Simulation {
       try {
         (void)view_.successor(s, t);
       } catch (...) {
-        return view_.label(t);
+        return view_.label(t, s);
       }
     }
     return "(none threw again: the spec is not deterministic)";
@@ -234,8 +234,9 @@ class Simulation {
       if (!s) throw std::runtime_error("the initial state is rejected on replay");
       trace.push_back({"", "", {}, view_.value(*s)});
       for (const std::uint32_t tid : failure_.path) {
-        if (!view_.step(*s, tid)) throw std::runtime_error(view_.label(tid) + " is not enabled on replay");
-        trace.push_back(view_.trace_step(tid, *s));
+        const OwnedState before = *s;
+        if (!view_.step(*s, tid)) throw std::runtime_error(view_.label(tid, before) + " is not enabled on replay");
+        trace.push_back(view_.trace_step(tid, before, *s));
       }
     } catch (...) {
       result_.outcome = Outcome::error;

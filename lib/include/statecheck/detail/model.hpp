@@ -3,6 +3,7 @@
 // per spec type. Everything per successor happens here, inline.
 #pragma once
 
+#include <concepts>
 #include <cstring>
 #include <exception>
 #include <new>
@@ -66,6 +67,7 @@ class Model {
     o.transitions = table_.count();
     o.init_combinations = init_combinations_;
     o.deadlock_allowed = spec_.deadlock_allowed;
+    o.constraint_prunes = Spec::constraint_prunes;
     o.action_names = table_.action_names();
     for (std::uint32_t t = 0; t < o.transitions; ++t) o.action_of_transition.push_back(table_.action_of(t));
     std::apply([&](const auto&... i) { (o.invariant_names.emplace_back(i.name), ...); }, spec_.invariants.list);
@@ -135,6 +137,7 @@ class Model {
         if (!run_init(me.spec_.init.fn, *s, vs...)) return;
         if constexpr (Symmetric) me.canon_(*s);
         ++w.generated;
+        if (outside_tlc_constraint(me, *s)) return;
         w.stage(fingerprint(*s, slot + sizeof(State)), c);
         w.end_state();
       } catch (const std::exception& e) {
@@ -148,6 +151,16 @@ class Model {
     try {
       for_each_combination(me.spec_.init.params, make);
     } catch (const stop_init&) {
+    }
+  }
+
+  /// A state a tlc_constraint drops (only ever true for one).
+  static bool outside_tlc_constraint(const Model& me, const State& s) {
+    if constexpr (Spec::constraint_prunes) return !me.spec_.constraint.fn(s);
+    else {
+      (void)me;
+      (void)s;
+      return false;
     }
   }
 
@@ -167,23 +180,31 @@ class Model {
       const State& s = *std::launder(reinterpret_cast<const State*>(chunk.states + i * chunk.stride));
       const std::uint64_t rank = chunk.first_rank + i;
       std::uint32_t current = constraint_tid;
+      std::uint64_t pruned = 0;  // successors outside a tlc_constraint: generated, then dropped
       try {
-        if constexpr (Spec::has_constraint) {
+        if constexpr (Spec::has_constraint && !Spec::constraint_prunes) {
           if (!me.spec_.constraint.fn(s)) continue;
         }
-        me.table_.for_each([&](std::uint32_t tid, const auto& a, const auto&... vs) {
+        me.table_.for_each(s, [&](std::uint32_t tid, const auto& a, const auto&... vs) {
           current = tid;
           if (!a.guard(s, vs...)) return;
           ++w.enabled[tid];
           std::byte* slot = w.stage_slot();
           State* next = new (slot) State(s);
           apply_effect(a.effect, s, *next, vs...);
+          if constexpr (Spec::constraint_prunes) {
+            current = constraint_tid;  // a throw here is the constraint's
+            if (outside_tlc_constraint(me, *next)) {
+              ++pruned;  // its slot is reused by the next successor
+              return;
+            }
+          }
           if constexpr (Symmetric) me.canon_(*next);
           w.stage(fingerprint(*next, slot + sizeof(State)), w.key(rank, tid));
         });
         const std::size_t produced = w.end_state();
-        w.generated += produced;
-        if (produced == 0) w.deadlock(rank);
+        w.generated += produced + pruned;
+        if (produced + pruned == 0) w.deadlock(rank);
       } catch (const std::exception& e) {
         w.discard_staged();
         w.error(rank, current, e.what());
@@ -287,7 +308,15 @@ class Model {
     return fingerprint(*std::launder(reinterpret_cast<const State*>(state)), scratch);
   }
 
-  static TransitionInfo describe(const void* m, std::uint32_t tid) { return self(m).table_.describe(tid); }
+  static TransitionInfo describe(const void* m, const std::byte* state, std::uint32_t tid) {
+    if (state == nullptr) return self(m).table_.describe(tid);
+    TransitionInfo info;
+    as_std_exception([&] {
+      info = self(m).table_.describe(tid, std::launder(reinterpret_cast<const State*>(state)));
+      return true;
+    });
+    return info;
+  }
 
   static std::uint64_t canonicalize(const void* m, std::byte* state) {
     std::uint64_t tried = 1;
@@ -314,7 +343,13 @@ class Model {
   }
 
   static bool equal(const std::byte* a, const std::byte* b) {
-    return *std::launder(reinterpret_cast<const State*>(a)) == *std::launder(reinterpret_cast<const State*>(b));
+    if constexpr (std::equality_comparable<State>) {
+      return *std::launder(reinterpret_cast<const State*>(a)) == *std::launder(reinterpret_cast<const State*>(b));
+    } else {  // refused by check_state_type's static_assert; nothing more to say here
+      (void)a;
+      (void)b;
+      return false;
+    }
   }
 
   Spec spec_;

@@ -39,6 +39,7 @@ struct TransitionInfo {
   std::uint32_t action = 0;
   std::string action_name;
   std::vector<std::pair<std::string, Value>> params;
+  bool depends_on_state = false;  // a choice: its value is named only when described with a state
 };
 
 /// A contiguous run of frontier states handed to the spec for expansion.
@@ -80,6 +81,7 @@ struct ModelOps {
   std::uint32_t transitions = 0;
   std::uint32_t init_combinations = 0;
   bool deadlock_allowed = false;
+  bool constraint_prunes = false;      // tlc_constraint: successors outside it are counted, then dropped
   std::vector<std::string> action_names;
   std::vector<std::uint32_t> action_of_transition;
   std::vector<std::string> invariant_names;
@@ -99,7 +101,9 @@ struct ModelOps {
   /// False when the spec's constraint excludes the state from expansion.
   bool (*expandable)(const void* model, const std::byte* state) = nullptr;
   Hash128 (*fingerprint)(const void* model, const std::byte* state, std::byte* scratch) = nullptr;
-  TransitionInfo (*describe)(const void* model, std::uint32_t tid) = nullptr;
+  /// Action and values of `tid`; with `state` (the state it is taken from,
+  /// may be null) also the value a choice picks there.
+  TransitionInfo (*describe)(const void* model, const std::byte* state, std::uint32_t tid) = nullptr;
   Value (*to_value)(const void* model, const std::byte* state) = nullptr;
   bool (*equal)(const std::byte* a, const std::byte* b) = nullptr;
 

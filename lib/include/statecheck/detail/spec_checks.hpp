@@ -19,8 +19,9 @@ constexpr void check_state_type() {
                 "statecheck: the state type must list its members with "
                 "BOOST_HANA_DEFINE_STRUCT(State, (type, name), ...)");
   static_assert(std::equality_comparable<State>,
-                "statecheck: the state type needs "
-                "`friend bool operator==(const State&, const State&) = default;`");
+                "statecheck: the state type and every struct inside it need "
+                "`friend bool operator==(const T&, const T&) = default;` (T: the state, or a struct "
+                "it holds as a member or in a container)");
   static_assert(std::is_trivially_copyable_v<State> && std::is_default_constructible_v<State>,
                 "statecheck: states are copied for every successor and must be trivially "
                 "copyable: use std::array, statecheck::bounded_vec or statecheck::id_set instead "
@@ -38,8 +39,14 @@ constexpr void check_state_type() {
 template <class Fn, class State, class... P>
 constexpr bool takes_state_by_reference = !std::is_invocable_v<const Fn&, State&&, P...>;
 
+/// The guard and effect of an action whose values are P... (parameters, then
+/// the chosen value of a choice).
 template <class State, class Guard, class Effect, class... P>
-constexpr void check_action(const action_t<Guard, Effect, P...>&) {
+constexpr void check_callables() {
+  static_assert((state_member<P> && ...),
+                "statecheck::action: a parameter's values are printed in labels: its type needs "
+                "statecheck::member_traits; use int, bool, a STATECHECK_ENUM, a statecheck::id, a "
+                "BOOST_HANA_DEFINE_STRUCT struct, or specialise statecheck::member_traits<T>");
   constexpr bool guard_mutates = !std::is_invocable_v<const Guard&, const State&, P...> &&
                                  std::is_invocable_v<const Guard&, State&, P...>;
   static_assert(!guard_mutates,
@@ -71,6 +78,15 @@ constexpr void check_action(const action_t<Guard, Effect, P...>&) {
                     "the state through its State& parameter and return nothing (a guard decides "
                     "whether the action is enabled)");
     }
+  }
+}
+
+template <class State, class Guard, class Effect, class Choice, class... P>
+constexpr void check_action(const action_t<Guard, Effect, Choice, P...>&) {
+  if constexpr (std::is_same_v<Choice, no_choice>) {
+    check_callables<State, Guard, Effect, P...>();
+  } else {
+    check_callables<State, Guard, Effect, P..., typename choice_traits<Choice, State, P...>::value_type>();
   }
 }
 

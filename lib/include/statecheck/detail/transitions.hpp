@@ -2,7 +2,11 @@
 // dense transition ids. The only code that walks a spec's action tuple.
 //
 // Id order: actions in declaration order; within an action, the first
-// parameter varies slowest and values come in their declared order.
+// parameter varies slowest and values come in their declared order. An action
+// with a choice has `bound` ids per parameter combination: id = its first id +
+// combination * bound + witness index, where the witness index is the place of
+// the chosen value in the order the choice enumerates it from the pre-state.
+// Replay re-enumerates the same pre-state to find the same value again.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +15,9 @@
 #include <utility>
 #include <vector>
 
+#include <stdexcept>
+
+#include "statecheck/detail/choice.hpp"
 #include "statecheck/detail/domains.hpp"
 #include "statecheck/detail/model_ops.hpp"
 #include "statecheck/member_traits.hpp"
@@ -18,10 +25,25 @@
 
 namespace statecheck::detail {
 
-template <class Guard, class Effect, class... P>
-std::size_t combination_count(const action_t<Guard, Effect, P...>& a) {
+template <class Guard, class Effect, class Choice, class... P>
+std::size_t combination_count(const action_t<Guard, Effect, Choice, P...>& a) {
   if (!a.present) return 0;
   return std::apply([](const auto&... p) { return (std::size_t{1} * ... * p.values.size()); }, a.params);
+}
+
+/// The choice traits of action `A` for states of type `State`.
+template <class A, class State>
+struct action_choice;
+template <class Guard, class Effect, class Choice, class... P, class State>
+struct action_choice<action_t<Guard, Effect, Choice, P...>, State> {
+  using traits = choice_traits<Choice, State, P...>;
+};
+
+/// Transition ids per parameter combination: one, or one per witness index.
+template <class State, class A>
+std::uint32_t ids_per_combination(const A& a) {
+  if constexpr (A::has_choice) return action_choice<A, State>::traits::bound(a.choice);
+  else return 1;
 }
 
 /// Calls f(values...) for every combination of `params` in id order.
@@ -48,6 +70,14 @@ inline decltype(auto) with_combination(const Params& params, std::size_t index, 
   }
 }
 
+/// A parameter's value for a label; a type without member_traits is refused
+/// by spec_checks.hpp with a static_assert, and prints nothing more here.
+template <class V>
+Value printed(const V& v) {
+  if constexpr (state_member<V>) return to_value(v);
+  else return Value::name("?");
+}
+
 template <class Spec>
 class TransitionTable {
  public:
@@ -68,39 +98,45 @@ class TransitionTable {
     return static_cast<std::uint32_t>(a);
   }
 
-  /// Hot path: f(tid, action, values...) for every transition, in id order.
+  /// Hot path: f(tid, action, values...) for every transition of `s`, in id
+  /// order (a choice's value comes last). Throws std::length_error when a
+  /// choice has more witnesses than its bound.
   template <class F>
-  inline void for_each(F&& f) const {
+  inline void for_each(const State& s, F&& f) const {
     std::uint32_t tid = 0;
-    std::apply([&](const auto&... a) { (visit_action(a, tid, f), ...); }, spec_->actions.list);
+    std::apply([&](const auto&... a) { (visit_action(a, s, tid, f), ...); }, spec_->actions.list);
   }
 
-  /// Replays transition `tid` on `s`; false when its guard does not hold.
+  /// Replays transition `tid` on `s`; false when its guard does not hold (or
+  /// its witness does not exist in `s`).
   bool apply(std::uint32_t tid, State& s) const {
+    const State before = s;  // the choice's values and pre-state effects read it
     bool enabled = false;
-    with_action(tid, [&](const auto& a, const auto&... vs) {
-      enabled = a.guard(static_cast<const State&>(s), vs...);
-      if (enabled) {
-        const State before = s;  // a copy only matters to effects that read it
-        apply_effect(a.effect, before, s, vs...);
-      }
+    with_action(tid, before, [&](const auto& a, const auto&... vs) {
+      enabled = a.guard(before, vs...);
+      if (enabled) apply_effect(a.effect, before, s, vs...);
     });
     return enabled;
   }
 
-  /// Action name and named parameter values of `tid`, for labels.
-  TransitionInfo describe(std::uint32_t tid) const {
+  /// True when the label of `tid` depends on the state (a choice's value).
+  bool chooses(std::uint32_t tid) const { return chooses_[action_of(tid)]; }
+
+  /// Action name and named values of `tid`, for labels. Without a state a
+  /// choice's value is left out; with one it is the value chosen in `s`
+  /// ("?" when `s` has no such witness).
+  TransitionInfo describe(std::uint32_t tid, const State* s = nullptr) const {
     TransitionInfo info;
     info.action = action_of(tid);
     info.action_name = names_[info.action];
-    with_action(tid, [&](const auto& a, const auto&... vs) {
-      std::size_t i = 0;
-      auto add = [&](const auto& p, const auto& v) {
-        info.params.emplace_back(std::string(p.name), to_value(v));
-        ++i;
-      };
+    info.depends_on_state = chooses_[info.action];
+    auto add_params = [&](const auto& a, const auto&... vs) {
+      auto add = [&](const auto& p, const auto& v) { info.params.emplace_back(std::string(p.name), printed(v)); };
       std::apply([&](const auto&... ps) { (add(ps, vs), ...); }, a.params);
-    });
+    };
+    std::uint32_t index = 0;
+    std::apply([&](const auto&... a) { (describe_one(a, info.action, index++, tid, s, info, add_params), ...); },
+               spec_->actions.list);
     return info;
   }
 
@@ -109,33 +145,110 @@ class TransitionTable {
   void add_action(const A& a) {
     offsets_.push_back(total_);
     names_.emplace_back(a.name);
+    chooses_.push_back(A::has_choice);
+    per_combination_.push_back(1);
     if (!a.present) return;  // left out with when(): no ids, and its parameters are not checked
-    total_ += static_cast<std::uint32_t>(checked_combinations(spec_->name, a.name, a.params, max_enumerated - total_));
+    const std::uint32_t per = ids_per_combination<State>(a);
+    if constexpr (A::has_choice) {
+      if (per == 0)
+        throw config_error(part_name(spec_->name, a.name) + " choice '" + std::string(a.choice.name) +
+                           "' has bound 0; give the most values it may offer in one state");
+    }
+    per_combination_.back() = per;
+    const std::uint64_t combos = checked_combinations(spec_->name, a.name, a.params, (max_enumerated - total_) / per);
+    total_ += static_cast<std::uint32_t>(combos * per);
   }
 
   template <class A, class F>
-  inline void visit_action(const A& a, std::uint32_t& tid, F& f) const {
+  inline void visit_action(const A& a, const State& s, std::uint32_t& tid, F& f) const {
     if (!a.present) return;
-    auto call = [&](const auto&... vs) { f(tid++, a, vs...); };
-    for_each_combination(a.params, call);
+    if constexpr (A::has_choice) {
+      const std::uint32_t bound = ids_per_combination<State>(a);
+      auto call = [&](const auto&... vs) {
+        const std::uint32_t first = tid;
+        std::uint32_t witness = 0;
+        auto chosen = [&](const auto& v) {
+          if (witness == bound) throw std::length_error(too_many_witnesses(a, bound));
+          f(first + witness++, a, vs..., v);
+        };
+        action_choice<A, State>::traits::enumerate(a.choice, s, chosen, vs...);
+        tid = first + bound;
+      };
+      for_each_combination(a.params, call);
+    } else {
+      auto call = [&](const auto&... vs) { f(tid++, a, vs...); };
+      for_each_combination(a.params, call);
+    }
   }
 
+  template <class A>
+  static std::string too_many_witnesses(const A& a, std::uint32_t bound) {
+    return "action '" + std::string(a.name) + "': choice '" + std::string(a.choice.name) + "' offers more than " +
+           std::to_string(bound) + " values in this state; raise its bound in each(\"" + std::string(a.choice.name) +
+           "\", bound, ...)";
+  }
+
+  /// Calls f(action, values...) for `tid` in state `s`; false when `s` has no
+  /// such witness.
   template <class F>
-  void with_action(std::uint32_t tid, F&& f) const {
+  bool with_action(std::uint32_t tid, const State& s, F&& f) const {
     const std::uint32_t which = action_of(tid);
     std::uint32_t index = 0;
-    std::apply([&](const auto&... a) { (visit_one(a, which, index++, tid, f), ...); }, spec_->actions.list);
+    bool found = false;
+    std::apply([&](const auto&... a) { (visit_one(a, which, index++, tid, s, f, found), ...); }, spec_->actions.list);
+    return found;
   }
 
+  /// Calls f(a, values...) when `a` is action `which`; a choice's value is
+  /// the witness of that index in `s`.
   template <class A, class F>
-  void visit_one(const A& a, std::uint32_t which, std::uint32_t index, std::uint32_t tid, F& f) const {
+  void visit_one(const A& a, std::uint32_t which, std::uint32_t index, std::uint32_t tid, const State& s, F& f,
+                 bool& found) const {
     if (index != which) return;
-    const std::size_t combo = tid - offsets_[which];
-    with_combination(a.params, combo, combination_count(a), [&](const auto&... vs) { f(a, vs...); });
+    const std::uint32_t per = per_combination_[which];
+    const std::size_t combo = (tid - offsets_[which]) / per;
+    with_combination(a.params, combo, combination_count(a), [&](const auto&... vs) {
+      if constexpr (A::has_choice) {
+        const std::uint32_t wanted = (tid - offsets_[which]) % per;
+        std::uint32_t witness = 0;
+        auto pick = [&](const auto& v) {
+          if (witness++ != wanted) return;
+          found = true;
+          f(a, vs..., v);
+        };
+        action_choice<A, State>::traits::enumerate(a.choice, s, pick, vs...);
+      } else {
+        found = true;
+        f(a, vs...);
+      }
+    });
+  }
+
+  template <class A, class Add>
+  void describe_one(const A& a, std::uint32_t which, std::uint32_t index, std::uint32_t tid, const State* s,
+                    TransitionInfo& info, Add& add_params) const {
+    if (index != which) return;
+    const std::uint32_t per = per_combination_[which];
+    with_combination(a.params, (tid - offsets_[which]) / per, combination_count(a), [&](const auto&... vs) {
+      add_params(a, vs...);
+      if constexpr (A::has_choice) {
+        if (s == nullptr) return;
+        const std::uint32_t wanted = (tid - offsets_[which]) % per;
+        std::uint32_t witness = 0;
+        Value chosen = Value::name("?");
+        auto pick = [&](const auto& v) {
+          if (witness++ == wanted) chosen = printed(v);
+        };
+        action_choice<A, State>::traits::enumerate(a.choice, *s, pick, vs...);
+        info.params.emplace_back(std::string(a.choice.name), std::move(chosen));
+      }
+    });
   }
 
   const Spec* spec_;
   std::vector<std::uint32_t> offsets_;
+  std::vector<std::uint32_t> per_combination_;  // ids per parameter combination, per action
+  std::vector<bool> chooses_;
   std::vector<std::string> names_;
   std::uint32_t total_ = 0;
 };
