@@ -22,8 +22,8 @@
 //   ReadOrWrite's CASE on Head(waiting)   one action: the guard tests the head's kind (a
 //                                         write also needs readers = {}); the effect pops it
 //   Stop == \E actor \in readers \cup writers : StopActivity(actor)
-//                                         the action Stop over every actor, guarded by
-//                                         membership (see the `choice:` comment)
+//                                         the action Stop with a choice (each) of an
+//                                         actor among readers | writers
 //   StopActivity's IF                     an if in the effect: one successor either way
 //   Safety, TypeOK                        the invariant Safety; TypeOK by construction
 //   deadlock                              checked, as the cfg does not turn it off
@@ -88,14 +88,14 @@ inline auto make_spec(const Config& c) {
                 if (head.kind == Kind::read) s.readers.insert(head.actor);
                 else s.writers.insert(head.actor);
               }),
-          // choice: \E actor \in readers \cup writers -- a parameter over all actors
-          // and a membership guard until state-dependent choice lands.
-          statecheck::action(
-              "Stop", actor, [](const State& s, ActorId a) { return (s.readers | s.writers).contains(a); },
-              [](State& s, ActorId a) {
-                if (s.readers.contains(a)) s.readers.erase(a);
-                else s.writers.erase(a);
-              })),
+          // \E actor \in readers \cup writers: one witness per active actor (a choice).
+          statecheck::action("Stop",
+                             statecheck::each<ActorId>("actor", max_actors,
+                                                       [](const State& s, auto&& emit) { (s.readers | s.writers).for_each(emit); }),
+                             [](State& s, ActorId a) {
+                               if (s.readers.contains(a)) s.readers.erase(a);
+                               else s.writers.erase(a);
+                             })),
       statecheck::invariants(statecheck::invariant("Safety", [](const State& s) {
         return !(!s.readers.empty() && !s.writers.empty()) && s.writers.size() <= 1;
       })));

@@ -13,10 +13,9 @@
 //                                         the values 0 and 1, printed {0, 1}
 //   a1(self), a2(self)                    actions A1, A2
 //   b(self): \E v \in x[(self-1) % N] : y' = [y EXCEPT ![self] = v]
-//                                         the action B over self and v \in {0, 1}, guarded
-//                                         by v \in x[left(self)]: one successor per value
-//                                         the register holds, as TLC counts them (see the
-//                                         `choice:` comment)
+//                                         the action B over self with a choice (each) of
+//                                         v among the values x[left(self)] holds: one
+//                                         successor per value, as TLC counts them
 //   Terminating (all Done /\ UNCHANGED)   an action with an empty effect (a counted stutter)
 //   PCorrect, TypeOK, Inv                 three invariants
 #pragma once
@@ -63,7 +62,6 @@ inline bool pcorrect(const State& s) { return !all_done(s) || s.y.contains(std::
 inline auto make_spec(const Config& c) {
   const int n = c.n;
   const auto self = statecheck::ids<Proc>("self", n);
-  const auto value = statecheck::param("v", 0, 1);
   const auto left = [n](ProcId p) { return static_cast<std::size_t>((p.index() + n - 1) % n); };
   return statecheck::spec<State>(
       "tla-teaching-simple-regular",
@@ -87,11 +85,12 @@ inline auto make_spec(const Config& c) {
                 s.x[p] = Register{1};
                 s.pc[p] = Pc::b;
               }),
-          // choice: \E v \in x[(self-1) % N] -- a parameter over {0, 1} and a
-          // membership guard until state-dependent choice lands.
+          // \E v \in x[(self-1) % N]: one witness per value the register may return (a choice).
           statecheck::action(
-              "B", self, value,
-              [left](const State& s, ProcId p, int v) { return s.pc[p] == Pc::b && s.x[left(p)].contains(v); },
+              "B", self,
+              statecheck::each<int>("v", 2,
+                                    [left](const State& s, auto&& emit, ProcId p) { s.x[left(p)].for_each(emit); }),
+              [](const State& s, ProcId p, int) { return s.pc[p] == Pc::b; },
               [](State& s, ProcId p, int v) {
                 s.y[p] = static_cast<std::uint8_t>(v);
                 s.pc[p] = Pc::Done;

@@ -27,7 +27,14 @@ followed by a unit that varies from run to run (` s`, `s`, ` MiB`, ` GiB`,
 ` threads`, ` distinct states/s`, ` bytes/state`) are not compared; runs of
 spaces inside a line count as one. Indented (4-space) code blocks are refused.
 
+With --update-traces, a console block whose output differs only inside the
+counterexample traces it shows (the lines from `  0: initial state` to the last
+step's fields, with no `...` among them) gets those traces rewritten from what
+the commands print now: the tool for a change to the trace format. Review the
+diff, and run the check again.
+
 Usage: check_readme.py --root DIR --readme README.md [--readme OTHER.md ...] --bin NAME=PATH ...
+                       [--update-traces]
        check_readme.py --self-test --root DIR --bin statecheck=PATH
 """
 import argparse
@@ -143,7 +150,60 @@ def match_transcript(expected, actual):
     return furthest
 
 
-def check_transcript(body, first_line, workdir, env, readme):
+TRACE_LINE = re.compile(r"^  \d+: |^       \S|^\.\.\.$")
+STEP_LINE = re.compile(r"^  \d+: ")
+
+
+def trace_regions(lines):
+    """[begin, end) of each shown trace: from `  0: initial state` through its steps' lines."""
+    regions, k = [], 0
+    while k < len(lines):
+        if lines[k].rstrip() == "  0: initial state":
+            end = k + 1
+            while end < len(lines) and TRACE_LINE.match(lines[end]):
+                end += 1
+            regions.append((k, end))
+            k = end
+        else:
+            k += 1
+    return regions
+
+
+def steps_of(lines):
+    """A trace region split into its steps: each a header line and the lines under it."""
+    steps = []
+    for line in lines:
+        if STEP_LINE.match(line) or not steps:
+            steps.append([line])
+        else:
+            steps[-1].append(line)
+    return steps
+
+
+def updated_traces(body, actual):
+    """`body` with its traces replaced by those of `actual` when they are all that differs, else None.
+    A step whose fields the document elides (`...` alone under its header) stays elided."""
+    mine, theirs = trace_regions(body), trace_regions(actual)
+    if len(mine) != len(theirs):
+        return None
+    new, at = [], 0
+    for (b, e), (ab, ae) in zip(mine, theirs):
+        kept, fresh = steps_of(body[b:e]), steps_of(actual[ab:ae])
+        if len(kept) != len(fresh):
+            return None
+        region = []
+        for old_step, new_step in zip(kept, fresh):
+            elided = old_step[1:] == ["..."]
+            if not elided and any(l.strip() == "..." for l in old_step):
+                return None
+            region += new_step[:1] + (["..."] if elided else new_step[1:])
+        new += body[at:b] + region
+        at = e
+    new += body[at:]
+    return new if match_transcript(new, actual) is None else None
+
+
+def check_transcript(body, first_line, workdir, env, readme, updates=None):
     commands = [(k, l[2:]) for k, l in enumerate(body) if l.startswith("$ ")]
     if not commands or commands[0][0] != 0:
         raise Failure(f"{readme}:{first_line}: a console block starts with a '$ command' line")
@@ -159,6 +219,9 @@ def check_transcript(body, first_line, workdir, env, readme):
     actual = result.stdout.splitlines()
     mismatch = match_transcript(body, actual)
     if mismatch is None:
+        return
+    if updates is not None and (new := updated_traces(body, actual)) is not None:
+        updates.append((first_line, len(body), new))
         return
     i, j = mismatch
     wanted = body[i] if i < len(body) else "<end of block>"
@@ -192,6 +255,7 @@ def check_readme(args, readme_path, scratch=None):
     if args.cxx:
         env["CXX"] = args.cxx
     workdirs = {}
+    updates = [] if getattr(args, "update_traces", False) else None
     for tag, argument, language, first, body in blocks:
         try:
             if tag == "snippet":
@@ -211,7 +275,7 @@ def check_readme(args, readme_path, scratch=None):
                                         ignore=shutil.ignore_patterns("build"))
                     else:
                         os.makedirs(workdirs[argument])
-                check_transcript(body, first, workdirs[argument], env, readme)
+                check_transcript(body, first, workdirs[argument], env, readme, updates)
             else:
                 path = argument.split('"')[0].strip()
                 full = os.path.join(args.root, path)
@@ -224,6 +288,12 @@ def check_readme(args, readme_path, scratch=None):
                         raise Failure(f"{readme}:{first - 1}: {path} does not contain \"{quoted}\"")
         except Failure as e:
             problems.append(str(e))
+    if updates:
+        for first, length, new in reversed(updates):  # from the end, so earlier line numbers stay valid
+            lines[first - 1:first - 1 + length] = new
+        with open(readme_path, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines) + "\n")
+        print(f"{readme}: rewrote the traces of {len(updates)} console blocks")
     return problems, len(blocks), sum(1 for b in blocks if b[0] == "not-checked")
 
 
@@ -276,6 +346,8 @@ def main():
     parser.add_argument("--cxx", help="C++ compiler for console blocks that configure CMake projects")
     parser.add_argument("--scratch", help="folder for copies and builds (emptied first)")
     parser.add_argument("--self-test", action="store_true", help="check that the checker catches drift")
+    parser.add_argument("--update-traces", action="store_true",
+                        help="rewrite the traces of console blocks that differ only there")
     args = parser.parse_args()
     args.root = os.path.abspath(args.root)
     if args.self_test:

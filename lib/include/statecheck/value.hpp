@@ -41,6 +41,8 @@ struct Value {
 struct Field {
   std::string path;
   std::string text;
+  bool is_set = false;                    // a set: trace diffs print the members that left and joined it
+  std::vector<std::string> members = {};  // a set's members, one text each
 };
 
 }  // namespace statecheck

@@ -1,7 +1,9 @@
 // Text output: values, traces as diffs, the summary. See statecheck/report.hpp.
 #include <cmath>
 #include <cstdio>
+#include <algorithm>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "statecheck/report.hpp"
@@ -59,8 +61,61 @@ void flatten_into(const Value& v, const std::string& path, std::vector<Field>& o
   } else if (v.kind == K::array || structured_sequence) {
     if (structured_sequence) out.push_back({path + ".size", std::to_string(v.items.size())});
     for (std::size_t i = 0; i < v.items.size(); ++i) flatten_into(v.items[i], path + "[" + std::to_string(i) + "]", out);
+  } else if (v.kind == K::set) {
+    Field f{path, value_text(v), true};
+    for (const Value& member : v.items) f.members.push_back(value_text(member));
+    out.push_back(std::move(f));
   } else {
     out.push_back({path, value_text(v)});
+  }
+}
+
+using FieldMap = std::map<std::string, Field>;
+
+/// Whether `path` is a part of `root` (root.x, root[i]), root itself excluded.
+bool inside(const std::string& path, const std::string& root) {
+  return path.size() > root.size() && path.compare(0, root.size(), root) == 0 &&
+         (path[root.size()] == '.' || path[root.size()] == '[');
+}
+
+/// `path` or one of its parts is a field of `fields`.
+bool present(const FieldMap& fields, const std::string& path) {
+  for (auto it = fields.lower_bound(path); it != fields.end() && it->first.compare(0, path.size(), path) == 0; ++it)
+    if (it->first == path || inside(it->first, path)) return true;
+  return false;
+}
+
+/// The prefixes of `path` that are whole paths (`a`, `a.b`, `a.b[0]`), outermost first, path itself last.
+std::vector<std::string> prefixes(const std::string& path) {
+  std::vector<std::string> out;
+  for (std::size_t i = 1; i < path.size(); ++i)
+    if (path[i] == '.' || path[i] == '[') out.push_back(path.substr(0, i));
+  out.push_back(path);
+  return out;
+}
+
+/// A set that changed: one line per member that left or joined it.
+void print_set_change(std::ostream& out, const Field& before, const Field& after) {
+  for (const std::string& m : before.members)
+    if (std::find(after.members.begin(), after.members.end(), m) == after.members.end())
+      out << "       " << after.path << ": - " << m << "\n";
+  for (const std::string& m : after.members)
+    if (std::find(before.members.begin(), before.members.end(), m) == before.members.end())
+      out << "       " << after.path << ": + " << m << "\n";
+}
+
+/// Fields of `previous` that `current` lacks. Nothing when the container
+/// they belonged to changed form (an outer path is now one leaf, `cmds = []`,
+/// or the path itself now has parts); otherwise the outermost part that
+/// vanished, once (`cmds[1] (removed)`, not each of its fields).
+void print_removed(std::ostream& out, const FieldMap& previous, const FieldMap& current) {
+  std::set<std::string> printed;
+  for (const auto& [path, field] : previous) {
+    if (current.count(path) != 0 || present(current, path)) continue;
+    const std::vector<std::string> outer = prefixes(path);
+    if (std::any_of(outer.begin(), outer.end(), [&](const std::string& p) { return current.count(p) != 0; })) continue;
+    const auto gone = std::find_if(outer.begin(), outer.end(), [&](const std::string& p) { return !present(current, p); });
+    if (printed.insert(*gone).second) out << "       " << *gone << " (removed)\n";
   }
 }
 
@@ -155,18 +210,19 @@ std::vector<Field> flatten(const Value& state) {
 }
 
 void print_trace(std::ostream& out, const std::vector<TraceStep>& trace) {
-  std::map<std::string, std::string> previous;
+  FieldMap previous;
   for (std::size_t i = 0; i < trace.size(); ++i) {
-    const std::vector<Field> fields = flatten(trace[i].state);
     out << "  " << i << ": " << (i == 0 ? "initial state" : trace[i].label) << "\n";
-    std::map<std::string, std::string> current;
-    for (const Field& f : fields) {
-      current[f.path] = f.text;
+    FieldMap current;
+    for (Field& f : flatten(trace[i].state)) {
       const auto it = previous.find(f.path);
-      if (i == 0 || it == previous.end() || it->second != f.text) out << "       " << f.path << " = " << f.text << "\n";
+      const bool changed_set = it != previous.end() && f.is_set && it->second.is_set && it->second.text != f.text;
+      if (i != 0 && changed_set) print_set_change(out, it->second, f);
+      else if (i == 0 || it == previous.end() || it->second.text != f.text) out << "       " << f.path << " = " << f.text << "\n";
+      std::string path = f.path;
+      current.emplace(std::move(path), std::move(f));
     }
-    for (const auto& [path, text] : previous)
-      if (current.find(path) == current.end()) out << "       " << path << " (removed)\n";
+    if (i != 0) print_removed(out, previous, current);
     previous = std::move(current);
   }
 }
