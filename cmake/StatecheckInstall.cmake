@@ -25,6 +25,7 @@ set(STATECHECK_PUBLIC_HEADERS
   result.hpp
   spec.hpp
   statecheck.hpp
+  trace_walk.hpp
   value.hpp
 )
 set(STATECHECK_DETAIL_HEADERS  # what the public headers include

@@ -127,6 +127,17 @@ struct action_t {
   Guard guard;
   Effect effect;
   bool present = true;  // false: left out of this configuration (see when())
+  std::string_view actor_param = {};  // the parameter naming who acts (see actor())
+
+  /// Declares which parameter is the actor taking this step, for the lanes of
+  /// `--html` pages: `action("Vote", voter, peer, guard, effect).actor("v")`.
+  /// Without it a page uses the first named-id parameter. A name that is not a
+  /// parameter of this action is refused when the spec is built into a model.
+  action_t actor(std::string_view param_name) const {
+    action_t a = *this;
+    a.actor_param = param_name;
+    return a;
+  }
 };
 
 /// Keeps `a` in the spec only when `condition` holds, e.g. an action that
@@ -177,11 +188,11 @@ auto action(std::string_view name, Args... args) {
   if constexpr (total - params == 2) {
     using A = typename detail::param_types<decltype(ps)>::template action<
         std::tuple_element_t<params, decltype(all)>, std::tuple_element_t<params + 1, decltype(all)>>;
-    return A{name, std::move(ps), std::get<params>(all), std::get<params + 1>(all), true};
+    return A{name, std::move(ps), std::get<params>(all), std::get<params + 1>(all), true, {}};
   } else {
     using A = typename detail::param_types<decltype(ps)>::template action<
         always_enabled, std::tuple_element_t<params, decltype(all)>>;
-    return A{name, std::move(ps), always_enabled{}, std::get<params>(all), true};
+    return A{name, std::move(ps), always_enabled{}, std::get<params>(all), true, {}};
   }
 }
 

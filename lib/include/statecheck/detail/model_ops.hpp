@@ -39,6 +39,9 @@ struct TransitionInfo {
   std::uint32_t action = 0;
   std::string action_name;
   std::vector<std::pair<std::string, Value>> params;
+  /// The parameter naming who acts: the one declared with action(...).actor(),
+  /// else the first named id (statecheck::id<Tag>), else "" (no actor).
+  std::string actor;
 };
 
 /// A contiguous run of frontier states handed to the spec for expansion.

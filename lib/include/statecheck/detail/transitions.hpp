@@ -93,6 +93,7 @@ class TransitionTable {
     TransitionInfo info;
     info.action = action_of(tid);
     info.action_name = names_[info.action];
+    info.actor = actors_[info.action];
     with_action(tid, [&](const auto& a, const auto&... vs) {
       std::size_t i = 0;
       auto add = [&](const auto& p, const auto& v) {
@@ -109,6 +110,7 @@ class TransitionTable {
   void add_action(const A& a) {
     offsets_.push_back(total_);
     names_.emplace_back(a.name);
+    actors_.push_back(actor_of(a));
     if (!a.present) return;  // left out with when(): no ids, and its parameters are not checked
     total_ += static_cast<std::uint32_t>(checked_combinations(spec_->name, a.name, a.params, max_enumerated - total_));
   }
@@ -134,9 +136,32 @@ class TransitionTable {
     with_combination(a.params, combo, combination_count(a), [&](const auto&... vs) { f(a, vs...); });
   }
 
+  /// The declared actor parameter, else the first named id, else "" (cold:
+  /// once per action). A declared name that is no parameter is a config_error.
+  template <class A>
+  std::string actor_of(const A& a) const {
+    std::string first_id;
+    bool declared_found = false;
+    std::apply([&](const auto&... p) {
+      auto look = [&](const auto& one) {
+        if (one.name == a.actor_param) declared_found = true;
+        if (first_id.empty() && is_id<typename std::remove_cvref_t<decltype(one)>::type>::value)
+          first_id = std::string(one.name);
+      };
+      (look(p), ...);
+      (void)look;  // an action without parameters looks at none
+    }, a.params);
+    if (a.actor_param.empty()) return first_id;
+    if (!declared_found)
+      throw config_error(part_name(spec_->name, a.name) + " declares actor(\"" + std::string(a.actor_param) +
+                         "\"), which is not one of its parameters; name one of them");
+    return std::string(a.actor_param);
+  }
+
   const Spec* spec_;
   std::vector<std::uint32_t> offsets_;
   std::vector<std::string> names_;
+  std::vector<std::string> actors_;  // per action: TransitionInfo::actor
   std::uint32_t total_ = 0;
 };
 
