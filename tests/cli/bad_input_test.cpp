@@ -29,8 +29,8 @@ struct Row {
 // clang-format off
 const Row rows[] = {
     // No subcommand, or not one.
-    {"statecheck", "give a subcommand: list, check, suite, replay, simulate", "run with --help"},
-    {"statecheck bogus", "unknown subcommand 'bogus'", "use one of: list, check, suite, replay, simulate"},
+    {"statecheck", "give a subcommand: list, check, suite, replay, simulate, view", "run with --help"},
+    {"statecheck bogus", "unknown subcommand 'bogus'", "use one of: list, check, suite, replay, simulate, view"},
     {"statecheck --bogus check two-phase", "unknown option '--bogus' before the subcommand", "give a subcommand first"},
     // list
     {"statecheck list extra", "unexpected argument 'extra' for 'list'", "remove it (run 'statecheck list --help'"},
@@ -168,7 +168,7 @@ const Row rows[] = {
     {"statecheck replay hanoi {in}/hanoi.json --format text -f json", "--format is given more than once", "give it once"},
     {"statecheck replay hanoi {in}/hanoi.json --quiet=x", "--quiet is a flag and takes no value, not 'x'", "give --quiet alone"},
     // A one-spec checker: options alone check its spec.
-    {"faulty extra", "unknown subcommand 'extra'", "use one of: list, check, suite, replay, simulate"},
+    {"faulty extra", "unknown subcommand 'extra'", "use one of: list, check, suite, replay, simulate, view"},
     {"faulty --bogus --checkpoint {ckpt}", "unknown option '--bogus' for 'check'", "run 'faulty-checker check --help' for its options"},
     {"faulty check other --checkpoint {ckpt}", "unknown spec 'other'", "'statecheck list' shows the available specs"},
     {"faulty --threads", "--threads needs a value", "give one after it (run 'faulty-checker check --help'"},

@@ -43,6 +43,7 @@ void Forecast::level_done(std::uint64_t size, double seconds, std::size_t memory
   sizes_.push_back(size);
   finished_at_.push_back(seconds);
   distinct_ += size;
+  peak_memory_ = std::max(peak_memory_, memory);
   const std::optional<std::uint64_t> more = states_to_come(sizes_);
   if (!more) {
     current_.reset();
@@ -56,8 +57,10 @@ void Forecast::level_done(std::uint64_t size, double seconds, std::size_t memory
   Projection p;
   p.states = distinct_ + *more;
   p.seconds = seconds + (rate > 0 ? static_cast<double>(*more) / rate : 0);
-  p.memory = static_cast<std::size_t>(static_cast<double>(memory) * static_cast<double>(p.states) /
-                                      static_cast<double>(std::max<std::uint64_t>(distinct_, 1)));
+  // The peak so far is a floor: past the widest level the frontier shrinks,
+  // and what is held now understates what was held then.
+  p.memory = std::max(peak_memory_, static_cast<std::size_t>(static_cast<double>(memory) * static_cast<double>(p.states) /
+                                                             static_cast<double>(std::max<std::uint64_t>(distinct_, 1))));
   current_ = p;
   made_.push_back({seconds, static_cast<std::uint32_t>(n), p});
 }

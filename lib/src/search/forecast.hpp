@@ -8,6 +8,8 @@
 // the ratio of the last levels is extended by its recent average decline
 // until the levels die out. While the ratio still climbs (or holds above 1)
 // there is no forecast: nothing in the sizes says where growth will stop.
+// Time: the states to come at the last level's rate. Memory: what is held now
+// scaled by the states, and never under the most held so far.
 #pragma once
 
 #include <cstddef>
@@ -51,6 +53,7 @@ class Forecast {
   std::vector<std::uint64_t> sizes_;
   std::vector<double> finished_at_;  // seconds into the run, per level
   std::uint64_t distinct_ = 0;
+  std::size_t peak_memory_ = 0;  // the most `memory` given so far
   std::optional<Projection> current_;
   std::vector<Made> made_;
 };
