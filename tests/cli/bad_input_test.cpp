@@ -35,6 +35,10 @@ const Row rows[] = {
     // list
     {"statecheck list extra", "unexpected argument 'extra' for 'list'", "remove it (run 'statecheck list --help'"},
     {"statecheck list --threads 2", "unknown option '--threads' for 'list'", "run 'statecheck list --help' for its options"},
+    // view
+    {"statecheck view", "'view' needs the trace file", "give the path of a file written by"},
+    {"statecheck view saved.json", "'view' needs --output", "run 'statecheck view --help'"},
+    {"statecheck view saved.json -o ''", "--output takes a path, not an empty string", "give a file or directory name"},
     // suite
     {"statecheck suite --threads", "--threads needs a value", "give one after it (run 'statecheck suite --help'"},
     {"statecheck suite --threads x", "--threads takes an integer in 1..256, not 'x'", "an integer in 1..256"},

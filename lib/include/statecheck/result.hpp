@@ -69,7 +69,7 @@ struct TraceStep {
   std::string action;  // "Decommission"
   std::vector<std::pair<std::string, Value>> params;
   Value state;
-  std::string actor;   // the parameter naming who acts ("" when none): TransitionInfo::actor
+  std::string actor;   // the parameter naming who acts ("" when none): ModelOps::action_actors
 };
 
 struct Violation {

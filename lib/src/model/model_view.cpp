@@ -101,7 +101,7 @@ TraceStep ModelView::trace_step(std::uint32_t tid, const OwnedState& s) const {
   step.label = labels_[tid];
   step.action = info.action_name;
   step.params = info.params;
-  step.actor = info.actor;
+  step.actor = ops_.action_actors[info.action];
   step.state = value(s);
   return step;
 }

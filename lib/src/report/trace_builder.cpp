@@ -46,7 +46,7 @@ std::vector<TraceStep> TraceBuilder::build(const std::vector<std::uint32_t>& pat
       step.label = transition_label(info);
       step.action = info.action_name;
       step.params = info.params;
-      step.actor = info.actor;
+      step.actor = ops_.action_actors[info.action];
       if (!ops_.replay(ops_.model, state.get(), path[i])) {
         problem = "the spec is not deterministic: on replay, step " + std::to_string(i) + " (" + step.label +
                   ") is not enabled";

@@ -39,9 +39,6 @@ struct TransitionInfo {
   std::uint32_t action = 0;
   std::string action_name;
   std::vector<std::pair<std::string, Value>> params;
-  /// The parameter naming who acts: the one declared with action(...).actor(),
-  /// else the first named id (statecheck::id<Tag>), else "" (no actor).
-  std::string actor;
 };
 
 /// A contiguous run of frontier states handed to the spec for expansion.
@@ -76,6 +73,9 @@ struct ModelOps {
   std::uint32_t init_combinations = 0;
   bool deadlock_allowed = false;
   std::vector<std::string> action_names;
+  /// Per action, the parameter naming who acts: the one declared with
+  /// action(...).actor(), else the first named id (statecheck::id<Tag>), else "".
+  std::vector<std::string> action_actors;
   std::vector<std::uint32_t> action_of_transition;
   std::vector<std::string> invariant_names;
   std::vector<std::string> goal_names;

@@ -62,6 +62,8 @@ class TransitionTable {
   std::uint32_t count() const { return total_; }
   std::size_t action_count() const { return names_.size(); }
   const std::vector<std::string>& action_names() const { return names_; }
+  /// Per action: the parameter naming who acts (ModelOps::action_actors).
+  const std::vector<std::string>& action_actors() const { return actors_; }
   std::uint32_t action_of(std::uint32_t tid) const {
     std::size_t a = 0;
     while (a + 1 < offsets_.size() && offsets_[a + 1] <= tid) ++a;
@@ -93,7 +95,6 @@ class TransitionTable {
     TransitionInfo info;
     info.action = action_of(tid);
     info.action_name = names_[info.action];
-    info.actor = actors_[info.action];
     with_action(tid, [&](const auto& a, const auto&... vs) {
       std::size_t i = 0;
       auto add = [&](const auto& p, const auto& v) {
@@ -137,31 +138,28 @@ class TransitionTable {
   }
 
   /// The declared actor parameter, else the first named id, else "" (cold:
-  /// once per action). A declared name that is no parameter is a config_error.
+  /// once per action); resolve_actor refuses a declared name that is no parameter.
+  /// Not inlined: cold, and inlined into the constructor it led g++ 12 -O3 to a
+  /// false -Wrestrict in a spec's member_traits (om_membership_test.cpp).
   template <class A>
-  std::string actor_of(const A& a) const {
-    std::string first_id;
-    bool declared_found = false;
+  [[gnu::noinline]] std::string actor_of(const A& a) const {
+    std::vector<std::string_view> names;
+    std::string_view first_id;
     std::apply([&](const auto&... p) {
       auto look = [&](const auto& one) {
-        if (one.name == a.actor_param) declared_found = true;
-        if (first_id.empty() && is_id<typename std::remove_cvref_t<decltype(one)>::type>::value)
-          first_id = std::string(one.name);
+        names.push_back(one.name);
+        if (first_id.empty() && is_id<typename std::remove_cvref_t<decltype(one)>::type>::value) first_id = one.name;
       };
       (look(p), ...);
       (void)look;  // an action without parameters looks at none
     }, a.params);
-    if (a.actor_param.empty()) return first_id;
-    if (!declared_found)
-      throw config_error(part_name(spec_->name, a.name) + " declares actor(\"" + std::string(a.actor_param) +
-                         "\"), which is not one of its parameters; name one of them");
-    return std::string(a.actor_param);
+    return resolve_actor(spec_->name, a.name, a.actor_param, names, first_id);
   }
 
   const Spec* spec_;
   std::vector<std::uint32_t> offsets_;
   std::vector<std::string> names_;
-  std::vector<std::string> actors_;  // per action: TransitionInfo::actor
+  std::vector<std::string> actors_;  // per action: ModelOps::action_actors
   std::uint32_t total_ = 0;
 };
 
