@@ -26,6 +26,7 @@ set(STATECHECK_PUBLIC_HEADERS
   spec.hpp
   statecheck.hpp
   symmetry.hpp
+  trace_walk.hpp
   value.hpp
 )
 set(STATECHECK_DETAIL_HEADERS  # what the public headers include

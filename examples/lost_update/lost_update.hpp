@@ -58,7 +58,8 @@ inline auto make_spec(const Config& cfg) {
               [](State& s, int c) {                                                   // effect
                 s.clients[c].seen = s.counter;
                 s.clients[c].step = Step::has_read;
-              }),
+              })
+              .actor("c"),  // who takes the step: --html pages draw one lane per client
           statecheck::action("Write", client,
               [](const State& s, int c) { return s.clients[c].step == Step::has_read; },
               [cas = cfg.cas](State& s, int c) {
@@ -69,7 +70,8 @@ inline auto make_spec(const Config& cfg) {
                 }
                 s.counter = me.seen + 1;
                 me.step = Step::done;
-              })),
+              })
+              .actor("c")),
       statecheck::invariants(statecheck::invariant("NoLostUpdate", [](const State& s) {
         return s.counter == finished(s);  // every finished client's increment is in the counter
       })),

@@ -29,12 +29,16 @@ struct Row {
 // clang-format off
 const Row rows[] = {
     // No subcommand, or not one.
-    {"statecheck", "give a subcommand: list, check, suite, replay, simulate", "run with --help"},
-    {"statecheck bogus", "unknown subcommand 'bogus'", "use one of: list, check, suite, replay, simulate"},
+    {"statecheck", "give a subcommand: list, check, suite, replay, simulate, view", "run with --help"},
+    {"statecheck bogus", "unknown subcommand 'bogus'", "use one of: list, check, suite, replay, simulate, view"},
     {"statecheck --bogus check two-phase", "unknown option '--bogus' before the subcommand", "give a subcommand first"},
     // list
     {"statecheck list extra", "unexpected argument 'extra' for 'list'", "remove it (run 'statecheck list --help'"},
     {"statecheck list --threads 2", "unknown option '--threads' for 'list'", "run 'statecheck list --help' for its options"},
+    // view
+    {"statecheck view", "'view' needs the trace file", "give the path of a file written by"},
+    {"statecheck view saved.json", "'view' needs --output", "run 'statecheck view --help'"},
+    {"statecheck view saved.json -o ''", "--output takes a path, not an empty string", "give a file or directory name"},
     // suite
     {"statecheck suite --threads", "--threads needs a value", "give one after it (run 'statecheck suite --help'"},
     {"statecheck suite --threads x", "--threads takes an integer in 1..256, not 'x'", "an integer in 1..256"},
@@ -168,7 +172,7 @@ const Row rows[] = {
     {"statecheck replay hanoi {in}/hanoi.json --format text -f json", "--format is given more than once", "give it once"},
     {"statecheck replay hanoi {in}/hanoi.json --quiet=x", "--quiet is a flag and takes no value, not 'x'", "give --quiet alone"},
     // A one-spec checker: options alone check its spec.
-    {"faulty extra", "unknown subcommand 'extra'", "use one of: list, check, suite, replay, simulate"},
+    {"faulty extra", "unknown subcommand 'extra'", "use one of: list, check, suite, replay, simulate, view"},
     {"faulty --bogus --checkpoint {ckpt}", "unknown option '--bogus' for 'check'", "run 'faulty-checker check --help' for its options"},
     {"faulty check other --checkpoint {ckpt}", "unknown spec 'other'", "'statecheck list' shows the available specs"},
     {"faulty --threads", "--threads needs a value", "give one after it (run 'faulty-checker check --help'"},

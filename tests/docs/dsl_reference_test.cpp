@@ -93,7 +93,8 @@ inline auto make_spec(const Config& c) {
               [](State& s, int v) { s.log.push_back(v); }),                    // effect
           statecheck::action("Ack", node, granted,
               [](const State& s, int n, bool) { return !s.acks.contains(n); },
-              [](State& s, int n, bool g) { if (g) s.acks.insert(n); }),
+              [](State& s, int n, bool g) { if (g) s.acks.insert(n); })
+              .actor("n"),  // who takes the step: --html pages draw one lane per node
           statecheck::action("Seal", [](State& s) { s.sealed = true; }),  // no guard: always enabled
           statecheck::action("Become", node, role,
               [](const State& s, int n, Role r) { return s.nodes[static_cast<std::size_t>(n)].role != r; },

@@ -70,6 +70,7 @@ struct TraceStep {
   std::string action;  // "Decommission"
   std::vector<std::pair<std::string, Value>> params;
   Value state;
+  std::string actor;   // the parameter naming who acts ("" when none): ModelOps::action_actors
 };
 
 struct Violation {
@@ -92,6 +93,20 @@ struct ActionStats {
   std::uint64_t enabled = 0;     // times the guard held
   std::uint64_t new_states = 0;  // distinct states it was first to reach
 };
+
+/// What the progress forecast projected for the whole run, as made at some
+/// point of it: the summary compares it with what the run turned out to be.
+struct ForecastPoint {
+  double fraction = 0;          // of the run's time when the forecast was made (0.25: a quarter in)
+  std::uint32_t level = 0;      // the last level finished then
+  std::uint64_t states = 0;     // projected distinct states
+  double seconds = 0;           // projected run time
+  std::size_t memory = 0;       // projected peak memory (what --memory counts)
+};
+/// How far off a projection was: +0.2 when 20% too high, -0.1 when 10% too low.
+inline double forecast_error(double projected, double actual) {
+  return actual > 0 ? projected / actual - 1 : 0;
+}
 
 struct Stats {
   std::uint64_t distinct = 0;
@@ -119,6 +134,7 @@ struct Stats {
   /// (no symmetric part, or --no-symmetry). distinct then counts orbits.
   std::vector<std::string> symmetry;
   double symmetry_group = 1;       // renamings in the group: the product of count! over the kinds
+  std::vector<ForecastPoint> forecast;  // the forecasts in force at 25%, 50% and 75% of the run
 };
 
 enum class Outcome {

@@ -174,6 +174,17 @@ struct action_t {
   bool present = true;  // false: left out of this configuration (see when())
   Choice choice{};      // no_choice, or each_t / each_in_t after the parameters
   static constexpr bool has_choice = !std::is_same_v<Choice, no_choice>;
+  std::string_view actor_param = {};  // the parameter naming who acts (see actor())
+
+  /// Declares which parameter is the actor taking this step, for the lanes of
+  /// `--html` pages: `action("Vote", voter, peer, guard, effect).actor("v")`.
+  /// Without it a page uses the first named-id parameter. A name that is not a
+  /// parameter of this action is refused when the spec is built into a model.
+  action_t actor(std::string_view param_name) const {
+    action_t a = *this;
+    a.actor_param = param_name;
+    return a;
+  }
 };
 
 /// Keeps `a` in the spec only when `condition` holds, e.g. an action that

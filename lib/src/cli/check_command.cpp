@@ -18,6 +18,7 @@
 #include "report/json_value.hpp"
 #include "store/checkpoint.hpp"
 #include "report/coverage.hpp"
+#include "report/report_html.hpp"
 #include "statecheck/detail/search.hpp"
 #include "report/state_graph.hpp"
 
@@ -35,6 +36,7 @@ struct CheckArgs {
   std::uint64_t self_check = CheckOptions{}.self_check_states;
   bool coverage = false;
   std::string graph_file;
+  std::string html_file;
   std::uint64_t graph_limit = 2000;
   std::string workdir;
   std::string checkpoint;
@@ -117,6 +119,8 @@ int run_check(const CheckArgs& a) {
   std::optional<GraphOutput> graph;
   std::optional<AtomicFile> graph_file;  // created now, so that a bad path is refused before the run
   if (!a.graph_file.empty()) graph_file.emplace(a.graph_file, "--dump-graph file");
+  std::optional<AtomicFile> html_file;
+  if (!a.html_file.empty()) html_file.emplace(a.html_file, "--html file");
   std::optional<std::string> stopped;  // the graph or the coverage stopped short (stopped_error)
   bool checked = false;
   s.entry->with_model(s.values, [&](const detail::ModelOps& ops) {
@@ -154,6 +158,10 @@ int run_check(const CheckArgs& a) {
   if (graph && graph->problem.empty()) {  // else the temporary file goes, and FILE stays as it was
     graph_file->write(graph->dot);
     graph_file->commit();
+  }
+  if (html_file) {  // the page is drawn from the same document --format json prints
+    html_file->write(detail::trace_page(detail::check_document(r, s.info)));
+    html_file->commit();
   }
   if (a.spec.format == "json") {
     nlohmann::ordered_json doc = detail::check_document(r, s.info);
@@ -196,6 +204,9 @@ Command add_check_command(CLI::App& app, bool single_spec) {
       ->check(integer_in(0, std::uint64_t{1} << 40));
   cmd->add_flag("--coverage", a->coverage, "per action and parameter value: times enabled, new states, never enabled");
   cmd->add_option("--dump-graph", a->graph_file, "write the whole reachable graph of a small spec as Graphviz DOT")
+      ->check(non_empty_path());
+  cmd->add_option("--html", a->html_file,
+                  "write the counterexample as a self-contained HTML page (one lane per actor; see 'view')")
       ->check(non_empty_path());
   cmd->add_option("--graph-limit", a->graph_limit, "the most states --dump-graph accepts (default 2000)")
       ->check(integer_in(1, std::uint64_t{1} << 24));

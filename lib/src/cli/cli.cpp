@@ -102,6 +102,7 @@ int run_cli(int argc, char** argv) {
       cli::add_suite_command(app),
       cli::add_replay_command(app, single),
       cli::add_simulate_command(app, single),
+      cli::add_view_command(app),
   };
   require_subcommand(args, commands);
   try {

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 
 #include "report/clip.hpp"
 
@@ -188,6 +190,33 @@ extern "C" void on_stop_signal(int signal) {
 void install_stop_handlers() {
   std::signal(SIGINT, on_stop_signal);
   std::signal(SIGTERM, on_stop_signal);
+}
+
+// The most a saved trace may hold: far above any trace a check writes (it
+/// lists every state of a shortest counterexample), far below what would
+/// exhaust memory. Documented in the README (replay).
+constexpr std::uintmax_t max_trace_bytes = std::uintmax_t{256} << 20;
+
+std::string read_trace_file(const std::string& path) {
+  const std::string fix = "; give the path of a file written by 'statecheck check NAME --format json'";
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (std::filesystem::is_directory(status)) throw config_error("cannot read " + path + ": it is a directory" + fix);
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))  // a FIFO, /dev/zero: no end
+    throw config_error("cannot read " + path + ": it is not a regular file" + fix);
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (!ec && size > max_trace_bytes)
+    throw config_error(path + " holds " + std::to_string(size >> 20) + " MiB, more than a saved trace may (256 MiB)" + fix);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw config_error("cannot read " + path + fix);
+  // One byte more than the size: a file that grows while read is cut there and refused below.
+  std::string text(static_cast<std::size_t>(ec ? 0 : size) + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  if (in.bad()) throw config_error("cannot read " + path + fix);
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (text.size() > size) throw config_error("cannot read " + path + ": it grew while being read" + fix);
+  if (text.empty()) throw config_error(path + " is empty" + fix);
+  return text;
 }
 
 }  // namespace statecheck::cli

@@ -28,6 +28,8 @@ Command add_suite_command(CLI::App& app);
 /// `replay NAME trace.json`: re-executes a trace saved by `check --format json`.
 Command add_replay_command(CLI::App& app, bool single_spec);
 Command add_simulate_command(CLI::App& app, bool single_spec);
+/// `view trace.json -o page.html`: the page of a saved counterexample.
+Command add_view_command(CLI::App& app);
 
 /// Options naming a spec and its configuration (check, simulate, replay).
 struct SpecArgs {
@@ -85,5 +87,8 @@ std::vector<int> constant_values(const SpecEntry& e, const std::vector<std::pair
 /// SIGINT/SIGTERM ask running checks to stop (statecheck::request_stop); a
 /// second signal ends the process.
 void install_stop_handlers();
+/// The text of a saved trace (replay, view): config_error naming the file and
+/// the fix when it is a directory, not a regular file, too big or unreadable.
+std::string read_trace_file(const std::string& path);
 
 }  // namespace statecheck::cli

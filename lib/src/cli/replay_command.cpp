@@ -4,10 +4,13 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "report/clip.hpp"
 #include "report/json_value.hpp"
 #include "cli/command_line.hpp"
+#include "cli/output.hpp"
+#include "tools/emit_test.hpp"
 #include "tools/replay.hpp"
 
 namespace statecheck::cli {
@@ -22,34 +25,8 @@ struct ReplayArgs {
   std::vector<std::string> sets;
   std::string format = "text";
   bool quiet = false;
+  std::string emit_test;  // --emit-test FILE.cpp
 };
-
-/// The most a saved trace may hold: far above any trace a check writes (it
-/// lists every state of a shortest counterexample), far below what would
-/// exhaust memory. Documented in the README (replay).
-constexpr std::uintmax_t max_trace_bytes = std::uintmax_t{256} << 20;
-
-std::string read_text(const std::string& path) {
-  const std::string fix = "; give the path of a file written by 'statecheck check NAME --format json'";
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (std::filesystem::is_directory(status)) throw config_error("cannot read " + path + ": it is a directory" + fix);
-  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))  // a FIFO, /dev/zero: no end
-    throw config_error("cannot read " + path + ": it is not a regular file" + fix);
-  const std::uintmax_t size = std::filesystem::file_size(path, ec);
-  if (!ec && size > max_trace_bytes)
-    throw config_error(path + " holds " + std::to_string(size >> 20) + " MiB, more than a saved trace may (256 MiB)" + fix);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw config_error("cannot read " + path + fix);
-  // One byte more than the size: a file that grows while read is cut there and refused below.
-  std::string text(static_cast<std::size_t>(ec ? 0 : size) + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (in.bad()) throw config_error("cannot read " + path + fix);
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  if (text.size() > size) throw config_error("cannot read " + path + ": it grew while being read" + fix);
-  if (text.empty()) throw config_error(path + " is empty" + fix);
-  return text;
-}
 
 /// One line per --set that changes a recorded constant.
 std::vector<std::string> overrides(const detail::SavedTrace& saved, const std::vector<std::pair<std::string, std::string>>& sets) {
@@ -122,7 +99,9 @@ int run_replay(ReplayArgs a) {
     throw config_error("this checker holds only spec '" + own + "', not '" + detail::clipped(a.spec) +
                        "'; give the trace alone: '" + invocation("replay", own) + " FILE'");
   const SpecEntry& entry = find_spec(a.spec);  // the first argument is reported first
-  const std::string text = read_text(a.path);
+  std::optional<AtomicFile> test_file;  // created now, so that a bad path is refused before the replay
+  if (!a.emit_test.empty()) test_file.emplace(a.emit_test, "--emit-test file");
+  const std::string text = read_trace_file(a.path);
   detail::SavedTrace saved;
   try {
     saved = detail::parse_saved_trace(text);
@@ -150,6 +129,15 @@ int run_replay(ReplayArgs a) {
   entry.with_model(values, [&](const detail::ModelOps& ops) { r = detail::replay(detail::ModelView(ops), saved); });
   if (a.format == "json") print_json(a, info, notes, r);
   else print_text(a, info, notes, r);
+  if (test_file && r.verdict == detail::ReplayResult::Verdict::reproduces) {
+    saved.spec = entry.name;
+    test_file->write(detail::emitted_test(saved, info.constants, "'" + invocation("replay", entry.name) + " " + a.path +
+                                                                      " --emit-test " + a.emit_test + "'"));
+    test_file->commit();
+    if (a.format != "json") std::cout << "test written to " << a.emit_test << "\n";
+  } else if (test_file) {
+    std::cerr << "statecheck: no test written to " << a.emit_test << ": the trace does not reproduce\n";
+  }
   switch (r.verdict) {
     case detail::ReplayResult::Verdict::reproduces: return exit_ok;
     case detail::ReplayResult::Verdict::differs: return exit_violation;
@@ -179,6 +167,9 @@ Command add_replay_command(CLI::App& app, bool single_spec) {
   cmd->add_option("--set,-s", a->sets, "override a recorded constant: name=value (repeatable)");
   cmd->add_option("--format,-f", a->format, "output format: text or json")->check(one_of({"text", "json"}));
   cmd->add_flag("--quiet,-q", a->quiet, "only the verdict, without the trace");
+  cmd->add_option("--emit-test", a->emit_test,
+                  "when the trace reproduces, write it as a Catch2 test (statecheck/trace_walk.hpp) to this file")
+      ->check(non_empty_path());
   return {cmd, [a] { return run_replay(*a); }};
 }
 

@@ -114,6 +114,7 @@ TraceStep ModelView::trace_step(std::uint32_t tid, const OwnedState& before, con
   step.label = transition_label(info);
   step.action = info.action_name;
   step.params = info.params;
+  step.actor = ops_.action_actors[info.action];
   step.state = value(after);
   return step;
 }

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "report/clip.hpp"
+#include "statecheck/detail/domains.hpp"
 
 namespace statecheck {
 
@@ -28,6 +29,15 @@ void require_usable(const SpecEntry& e) {
 }
 
 namespace detail {
+
+std::string resolve_actor(std::string_view spec, std::string_view action, std::string_view declared,
+                          const std::vector<std::string_view>& params, std::string_view first_id) {
+  if (declared.empty()) return std::string(first_id);
+  if (std::find(params.begin(), params.end(), declared) == params.end())
+    throw config_error(part_name(spec, action) + " declares actor(\"" + std::string(declared) +
+                       "\"), which is not one of its parameters; name one of them");
+  return std::string(declared);
+}
 
 std::string constants_text(const std::vector<ConstantInfo>& constants, const std::vector<int>& values) {
   std::string s;

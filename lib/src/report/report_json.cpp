@@ -42,10 +42,12 @@ ordered_json trace_json(const std::vector<TraceStep>& trace) {
     const TraceStep& s = trace[i];
     ordered_json params = ordered_json::object();
     for (const auto& [name, value] : s.params) params[name] = value_json(value);
-    steps.push_back({{"label", i == 0 ? ordered_json(nullptr) : ordered_json(s.label)},
-                     {"action", i == 0 ? ordered_json(nullptr) : ordered_json(s.action)},
-                     {"params", params},
-                     {"state", value_json(s.state)}});
+    ordered_json step = {{"label", i == 0 ? ordered_json(nullptr) : ordered_json(s.label)},
+                         {"action", i == 0 ? ordered_json(nullptr) : ordered_json(s.action)},
+                         {"params", params}};
+    if (i != 0 && !s.actor.empty()) step["actor"] = s.actor;  // optional: the parameter naming who acts
+    step["state"] = value_json(s.state);
+    steps.push_back(std::move(step));
   }
   return steps;
 }
@@ -137,6 +139,21 @@ ordered_json stats_json(const Stats& s) {
           {"symmetry", symmetry_json(s)}};
 }
 
+/// The forecasts made at 25/50/75% of the run and how far off each was.
+ordered_json forecast_json(const Stats& s) {
+  ordered_json points = ordered_json::array();
+  for (const ForecastPoint& f : s.forecast)
+    points.push_back({{"fraction", f.fraction},
+                      {"level", f.level},
+                      {"states", f.states},
+                      {"seconds", f.seconds},
+                      {"memory_bytes", f.memory},
+                      {"states_error", forecast_error(static_cast<double>(f.states), static_cast<double>(s.distinct))},
+                      {"seconds_error", forecast_error(f.seconds, s.seconds)},
+                      {"memory_error", forecast_error(static_cast<double>(f.memory), static_cast<double>(s.memory_peak))}});
+  return points;
+}
+
 }  // namespace
 
 namespace detail {
@@ -150,6 +167,7 @@ ordered_json check_document(const CheckResult& r, const RunInfo& info) {
                       {"outcome", outcome_name(r.outcome)},
                       {"depth_bounded", r.depth_bounded},
                       {"stats", stats_json(r.stats)}};
+  if (!r.stats.forecast.empty()) doc["stats"]["forecast"] = forecast_json(r.stats);  // runs of a second or more
   if (r.violation) {
     doc["violation"] = {{"kind", kind_name(r.violation->kind)},
                         {"property", r.violation->property},

@@ -156,6 +156,19 @@ std::string verdict(const CheckResult& r) {
   return "violation";
 }
 
+/// How far off the progress line's forecast was, as made at 25/50/75% of the run.
+void print_forecast(std::ostream& out, const Stats& s) {
+  for (const ForecastPoint& f : s.forecast) {
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "  forecast at %2.0f%%   (level %u) %s states (%+.0f%%), %.1f s (%+.0f%%), %s (%+.0f%%)\n",
+                  f.fraction * 100, f.level, with_commas(f.states).c_str(), forecast_error(static_cast<double>(f.states), static_cast<double>(s.distinct)) * 100,
+                  f.seconds, forecast_error(f.seconds, s.seconds) * 100, bytes_text(f.memory).c_str(),
+                  forecast_error(static_cast<double>(f.memory), static_cast<double>(s.memory_peak)) * 100);
+    out << line;
+  }
+}
+
 void print_stats(std::ostream& out, const CheckResult& r) {
   const Stats& s = r.stats;
   char line[256];
@@ -190,6 +203,7 @@ void print_stats(std::ostream& out, const CheckResult& r) {
         << " states: transitions deterministic, encoding canonical, properties pure"
         << (s.symmetry.empty() ? "" : ", renaming commutes with the spec") << "\n";
   if (s.trace_disk_bytes != 0) out << "  trace log spilled " << bytes_text(s.trace_disk_bytes) << " to --workdir\n";
+  print_forecast(out, s);
 }
 
 void print_coverage(std::ostream& out, const Stats& s) {

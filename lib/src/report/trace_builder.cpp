@@ -110,6 +110,7 @@ std::vector<TraceStep> TraceBuilder::build(const std::vector<std::uint32_t>& pat
       step.label = transition_label(info);
       step.action = info.action_name;
       step.params = info.params;
+      step.actor = ops_.action_actors[info.action];
       step.state = ops_.to_value(ops_.model, state.get());
       steps.push_back(std::move(step));
     }

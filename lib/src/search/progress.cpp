@@ -4,13 +4,16 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <string>
+
+#include "search/memory_budget.hpp"  // mib_text
 
 namespace statecheck::detail {
 
-void Progress::start(double seconds) {
+void Progress::start(double seconds, const Forecast& forecast) {
   if (seconds <= 0) return;
   stopping_ = false;
-  thread_ = std::thread([this, seconds] { loop(seconds); });
+  thread_ = std::thread([this, seconds, &forecast] { loop(seconds, forecast); });
 }
 
 void Progress::stop() {
@@ -23,7 +26,17 @@ void Progress::stop() {
   thread_.join();
 }
 
-void Progress::loop(double seconds) {
+namespace {
+
+/// "  forecast: 1.2M states, 40 s, 310 MiB in all" or "" when there is none yet.
+std::string forecast_text(const std::optional<Projection>& p) {
+  if (!p) return "";
+  return fmt::format("  forecast: {} states, {:.0f} s, {} in all", p->states, p->seconds, mib_text(p->memory));
+}
+
+}  // namespace
+
+void Progress::loop(double seconds, const Forecast& forecast) {
   const auto start = std::chrono::steady_clock::now();
   const auto period = std::chrono::duration<double>(seconds);
   std::uint64_t last_distinct = 0;
@@ -33,11 +46,11 @@ void Progress::loop(double seconds) {
     const auto now = std::chrono::steady_clock::now();
     const std::uint64_t distinct = distinct_.load(std::memory_order_relaxed);
     const double rate = static_cast<double>(distinct - last_distinct) / std::chrono::duration<double>(now - last).count();
-    spdlog::info("depth {}  distinct {}  generated {}  queue {}  {:.0f} states/s  table load {:.1f}%  ({:.0f} s)",
+    spdlog::info("depth {}  distinct {}  generated {}  queue {}  {:.0f} states/s  table load {:.1f}%  ({:.0f} s){}",
                  depth_.load(std::memory_order_relaxed), distinct, generated_.load(std::memory_order_relaxed),
                  queue_.load(std::memory_order_relaxed), rate,
                  load_permille_.load(std::memory_order_relaxed) / 10.0,
-                 std::chrono::duration<double>(now - start).count());
+                 std::chrono::duration<double>(now - start).count(), forecast_text(forecast.current()));
     last_distinct = distinct;
     last = now;
   }

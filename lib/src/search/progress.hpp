@@ -8,13 +8,16 @@
 #include <mutex>
 #include <thread>
 
+#include "search/forecast.hpp"
+
 namespace statecheck::detail {
 
 class Progress {
  public:
   ~Progress() { stop(); }
-  /// Prints every `seconds` until stop(); does nothing when seconds <= 0.
-  void start(double seconds);
+  /// Prints every `seconds` until stop(), with the projection of `forecast`
+  /// (which must outlive the printing); does nothing when seconds <= 0.
+  void start(double seconds, const Forecast& forecast);
   void stop();
   void publish(std::uint32_t depth, std::uint64_t distinct, std::uint64_t generated, std::uint64_t queue,
                double load) {
@@ -26,7 +29,7 @@ class Progress {
   }
 
  private:
-  void loop(double seconds);
+  void loop(double seconds, const Forecast& forecast);
   std::atomic<std::uint32_t> depth_{0};
   std::atomic<std::uint64_t> distinct_{0};
   std::atomic<std::uint64_t> generated_{0};

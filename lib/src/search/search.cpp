@@ -72,7 +72,7 @@ class Search : public SearchState {
   CheckResult run() {
     if (!options.checkpoint.resume.empty()) restore_checkpoint();
     started = std::chrono::steady_clock::now();
-    progress.start(options.progress_seconds);
+    progress.start(options.progress_seconds, forecast);
     // As many threads as asked for, even beyond the cores (tests oversubscribe).
     const tbb::global_control allow(tbb::global_control::max_allowed_parallelism, threads);
     arena_.execute([&] { search(); });
@@ -178,6 +178,8 @@ class Search : public SearchState {
     result.stats.distinct += n;
     result.stats.depth = level;
     result.stats.level_sizes.push_back(n);
+    forecast.level_done(n, seconds_before + std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
+                        memory_use().total());
     table.clear();
     for (auto& w : workers) w->found.clear();
     progress.publish(level, result.stats.distinct, generated_so_far(), n, table_load());

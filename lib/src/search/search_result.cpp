@@ -124,6 +124,7 @@ void SearchState::finish_stats() {
   s.trace_bytes = log.bytes();
   s.trace_disk_bytes = log.disk_bytes();
   s.memory_peak = std::max(budget.peak(), memory_use().total());
+  s.forecast = forecast.points(s.seconds);
   if (visited) {
     s.visited_bytes = visited->bytes();
     s.visited_capacity = visited->capacity();

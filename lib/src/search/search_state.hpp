@@ -20,6 +20,7 @@
 #include "statecheck/detail/model_ops.hpp"
 #include "model/model_view.hpp"
 #include "search/memory_budget.hpp"
+#include "search/forecast.hpp"
 #include "search/progress.hpp"
 #include "store/trace_log.hpp"
 #include "statecheck/detail/visited_set.hpp"
@@ -107,6 +108,7 @@ class SearchState {
   std::atomic<bool> overflow{false};
   std::unique_ptr<ModelView> view;  // for the self-checks; null when they are off
   MemoryBudget budget;
+  Forecast forecast;  // before progress, which reads it until stopped
   Progress progress;
   CheckResult result;
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();

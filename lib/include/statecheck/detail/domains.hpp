@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <vector>
 
 #include "statecheck/result.hpp"
 #include "statecheck/spec.hpp"
@@ -24,6 +25,13 @@ inline constexpr std::uint64_t max_enumerated = std::uint64_t{1} << 31;
 inline std::string part_name(std::string_view spec, std::string_view action) {
   return "spec '" + std::string(spec) + "': " + (action.empty() ? std::string("init") : "action '" + std::string(action) + "'");
 }
+
+/// The actor of an action (ModelOps::action_actors): `declared` (with
+/// action(...).actor()) when it is one of `params`, else config_error naming
+/// the action; without a declaration `first_id`, the first named-id parameter
+/// ("" when none). Out of line: cold, and kept out of every spec's inlining.
+std::string resolve_actor(std::string_view spec, std::string_view action, std::string_view declared,
+                          const std::vector<std::string_view>& params, std::string_view first_id);
 
 /// Refuses a parameter without values or with more than max_param_values.
 template <class T>

@@ -83,6 +83,9 @@ struct ModelOps {
   bool deadlock_allowed = false;
   bool constraint_prunes = false;      // tlc_constraint: successors outside it are counted, then dropped
   std::vector<std::string> action_names;
+  /// Per action, the parameter naming who acts: the one declared with
+  /// action(...).actor(), else the first named id (statecheck::id<Tag>), else "".
+  std::vector<std::string> action_actors;
   std::vector<std::uint32_t> action_of_transition;
   std::vector<std::string> invariant_names;
   std::vector<std::string> goal_names;

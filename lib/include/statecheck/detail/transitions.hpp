@@ -92,6 +92,8 @@ class TransitionTable {
   std::uint32_t count() const { return total_; }
   std::size_t action_count() const { return names_.size(); }
   const std::vector<std::string>& action_names() const { return names_; }
+  /// Per action: the parameter naming who acts (ModelOps::action_actors).
+  const std::vector<std::string>& action_actors() const { return actors_; }
   std::uint32_t action_of(std::uint32_t tid) const {
     std::size_t a = 0;
     while (a + 1 < offsets_.size() && offsets_[a + 1] <= tid) ++a;
@@ -147,6 +149,7 @@ class TransitionTable {
     names_.emplace_back(a.name);
     chooses_.push_back(A::has_choice);
     per_combination_.push_back(1);
+    actors_.push_back(actor_of(a));
     if (!a.present) return;  // left out with when(): no ids, and its parameters are not checked
     const std::uint32_t per = ids_per_combination<State>(a);
     if constexpr (A::has_choice) {
@@ -245,11 +248,31 @@ class TransitionTable {
     });
   }
 
+  /// The declared actor parameter, else the first named id, else "" (cold:
+  /// once per action); resolve_actor refuses a declared name that is no parameter.
+  /// Not inlined: cold, and inlined into the constructor it led g++ 12 -O3 to a
+  /// false -Wrestrict in a spec's member_traits (om_membership_test.cpp).
+  template <class A>
+  [[gnu::noinline]] std::string actor_of(const A& a) const {
+    std::vector<std::string_view> names;
+    std::string_view first_id;
+    std::apply([&](const auto&... p) {
+      auto look = [&](const auto& one) {
+        names.push_back(one.name);
+        if (first_id.empty() && is_id<typename std::remove_cvref_t<decltype(one)>::type>::value) first_id = one.name;
+      };
+      (look(p), ...);
+      (void)look;  // an action without parameters looks at none
+    }, a.params);
+    return resolve_actor(spec_->name, a.name, a.actor_param, names, first_id);
+  }
+
   const Spec* spec_;
   std::vector<std::uint32_t> offsets_;
   std::vector<std::uint32_t> per_combination_;  // ids per parameter combination, per action
   std::vector<bool> chooses_;
   std::vector<std::string> names_;
+  std::vector<std::string> actors_;  // per action: ModelOps::action_actors
   std::uint32_t total_ = 0;
 };
 
