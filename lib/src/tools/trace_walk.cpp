@@ -32,8 +32,10 @@ bool TraceWalk::start(const std::string& state_json) {
 }
 
 bool TraceWalk::step(const std::string& label) {
-  const std::optional<std::uint32_t> tid = impl_->view.find_label(label);
-  return impl_->state && tid && impl_->view.step(*impl_->state, *tid);
+  if (!impl_->state) return false;
+  // A choice's label names the value chosen from this state: look it up here.
+  const std::optional<std::uint32_t> tid = impl_->view.find_label(label, *impl_->state);
+  return tid && impl_->view.step(*impl_->state, *tid);
 }
 
 std::string TraceWalk::state() const {
