@@ -158,11 +158,11 @@ inline auto make_spec(const Config& cfg) {
                                return n > 0 && k < factorial(n);
                              },
                              [al](State& s, int k) {
-                               auto todo = al.to_schedule(s);
+                               auto unscheduled = al.to_schedule(s);
                                std::array<CliId, max_clients> seq{};
-                               std::copy(todo.begin(), todo.end(), seq.begin());
-                               for (int step = 0; step < k; ++step) std::next_permutation(seq.begin(), seq.begin() + todo.size());
-                               for (int i = 0; i < todo.size(); ++i) s.sched.push_back(seq[static_cast<std::size_t>(i)]);
+                               std::copy(unscheduled.begin(), unscheduled.end(), seq.begin());
+                               for (int step = 0; step < k; ++step) std::next_permutation(seq.begin(), seq.begin() + unscheduled.size());
+                               for (int i = 0; i < unscheduled.size(); ++i) s.sched.push_back(seq[static_cast<std::size_t>(i)]);
                              })),
       statecheck::invariants(
           statecheck::invariant("ResourceMutex", [al](const State& s) { return al.resource_mutex(s); }),
