@@ -279,14 +279,47 @@ TEST_CASE("symmetry: f1..fN interchangeable; brute-force orbits and unreduced re
   c.followers = 3;
   require_ok(test::check_all_threads(si::make_spec(c), o), {18053, 114738, 16});
   // Violations: same property and trace with and without symmetry.
-  auto v = cfg(si::Variant::as_is, si::Scenario::purge);
-  v.followers = 3;
-  v.crashes = 1;
-  const auto a = test::check_all_threads(si::make_spec(v));
-  const auto b = test::check_all_threads(si::make_spec(v), o);
-  REQUIRE(a.outcome == Outcome::violation);
-  REQUIRE(b.outcome == Outcome::violation);
-  REQUIRE(a.violation->property == b.violation->property);
-  REQUIRE(test::labels(a.violation->trace) == test::labels(b.violation->trace));
-  REQUIRE(a.violation->length() == 5);
+  auto as_is3 = cfg(si::Variant::as_is, si::Scenario::purge);
+  as_is3.followers = 3;
+  as_is3.crashes = 1;
+  auto log2 = as_is3;
+  log2.followers = 2;
+  log2.ratis_log = true;
+  auto fails2 = cfg(si::Variant::patched, si::Scenario::purge);
+  fails2.followers = 2;
+  fails2.flush_fails = true;
+  for (const auto& [v, length] : {std::pair{as_is3, 5u}, std::pair{log2, 6u}, std::pair{fails2, 5u}}) {
+    const auto a = test::check_all_threads(si::make_spec(v));
+    const auto b = test::check_all_threads(si::make_spec(v), o);
+    REQUIRE(a.outcome == Outcome::violation);
+    REQUIRE(b.outcome == Outcome::violation);
+    REQUIRE(a.violation->property == b.violation->property);
+    REQUIRE(test::labels(a.violation->trace) == test::labels(b.violation->trace));
+    REQUIRE(a.violation->length() == length);
+  }
+}
+
+TEST_CASE("BugWindow: the patched run passes where as-is exits; vacuous under the default purge rule",
+          "[snapshot-install]") {
+  // Every patched purge "ok" above reached BugWindow (an unreached goal is a violation).
+  // The window itself: the as-is trace's first four steps.
+  for (auto v : {si::Variant::as_is, si::Variant::patched}) {
+    const auto c = cfg(v, si::Scenario::purge);
+    si::State s{};
+    for (si::Follower& f : s.f) f.status = si::Status::absent;
+    si::Follower& f = s.f[si::FolId(0)];
+    f.status = si::Status::running;
+    REQUIRE_FALSE(si::bug_window(c, s));
+    s.log.push_back(si::Entry::remove_t1);
+    s.log.push_back(si::Entry::other);
+    f.applied = 1;  // FollowerApply: t1 pending, buffer dirty
+    f.deleting.insert(si::TxId(0));
+    f.dirty = true;
+    REQUIRE_FALSE(si::bug_window(c, s));
+    s.purged_to = 2;  // LeaderSnapshotPurge(p=2)
+    REQUIRE(si::bug_window(c, s));
+    si::install_checkpoint(c, s, f, 2);
+    REQUIRE((f.status == si::Status::exited) == (v == si::Variant::as_is));
+    REQUIRE(si::bug_window(cfg(v, si::Scenario::default_purge), s));  // vacuous
+  }
 }
