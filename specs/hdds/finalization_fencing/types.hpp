@@ -11,6 +11,7 @@ namespace specs::hdds::finalization_fencing {
 inline constexpr int scms = 3;           // s1 (initial leader), s2, s3
 inline constexpr int max_datanodes = 3;  // d1..d3, plus the control datanode dx
 inline constexpr int max_restarts = 6;
+inline constexpr int max_elections = 3;  // terms=N: at most N elections, terms 1..N+1
 
 /// SCMs, printed s1, s2, s3; s1 is the initial leader.
 struct Scm {
@@ -20,38 +21,45 @@ using ScmId = statecheck::id<Scm>;
 inline constexpr ScmId s1{0};
 inline constexpr ScmId s2{1};
 inline constexpr ScmId s3{2};
-// Datanodes stay an enum: the control datanode dx is not one of d1..dn (a
-// named id would print it as the next dn), and it sits right after them.
-STATECHECK_ENUM(Dn, d1, d2, d3, dx);
+/// Current-software datanodes, printed d1, d2, d3: interchangeable (symmetric<Dnode>).
+/// The control datanode dx is not one of them; it has its own field and action.
+struct Dnode {
+  static constexpr std::string_view prefix = "d";
+};
+using DnId = statecheck::id<Dnode>;
+inline constexpr DnId d1{0};
 STATECHECK_ENUM(Ver, PRE, FIN);                           // apparent (metadata layout) version
-STATECHECK_ENUM(Proc, RUNNING, SHUTDOWN);                 // datanode process
+STATECHECK_ENUM(Proc, RUNNING, SHUTDOWN, ABSENT);         // datanode process; ABSENT: slot beyond `datanodes`
 STATECHECK_ENUM(EndPointState, HEARTBEAT, REGISTER, SHUTDOWN);  // Ozone's EndPointStates, per SCM
 STATECHECK_ENUM(Variant, as_is, patched);
 STATECHECK_ENUM(Scenario, fixed_leader, leader_change);
-
-inline int idx(Dn d) { return static_cast<int>(d); }
 
 /// One datanode: its apparent version, its process and its endpoint state at each SCM.
 struct DnState {
   BOOST_HANA_DEFINE_STRUCT(DnState,
       (Ver, ver),
       (Proc, up),
-      (std::array<EndPointState, scms>, ep));  // symmetry: id_array<Scm, EndPointState, scms>
+      (std::array<EndPointState, scms>, ep));  // per SCM (not symmetric: s1 leads)
   friend bool operator==(const DnState&, const DnState&) = default;
 };
 
 struct State {
   BOOST_HANA_DEFINE_STRUCT(State,
       (bool, fin_logged),                        // FINALIZE committed by the true leader
-      (std::array<Ver, scms>, scm_ver),          // raised when the SCM applies FINALIZE; symmetry: id_array<Scm, Ver, scms>
+      (std::array<Ver, scms>, scm_ver),          // raised when the SCM applies FINALIZE (not symmetric: s1 leads)
       (ScmId, true_leader),                      // Raft leader of the newest term
       (statecheck::id_set<scms, Scm>, is_leader),  // what each SCM's own context believes
       (statecheck::id_set<scms, Scm>, leader_ready),
-      (statecheck::bounded_vec<DnState, max_datanodes + 1>, dn),  // d1..dn, then dx if enabled; symmetry: id_array over d1..dn only
+      (statecheck::id_set<scms, Scm>, installing),  // install=true: follower installing a checkpoint
+      (std::array<std::uint8_t, scms>, term),    // terms>0: the newest Raft term each SCM knows (else 0)
+      (std::uint8_t, fin_term),                  // terms>0: the term FINALIZE was appended in
+      (statecheck::id_array<Dnode, DnState, max_datanodes>, dn),  // symmetry: d1..dn interchangeable
+      (DnState, dx),                             // control datanode (ABSENT unless control=true)
       (std::uint8_t, restarts_left),             // shared budget of datanode restarts
-      // Ghost, read only by ShutdownOnlyFromAuthoritativeLeader: datanodes shut down by
+      // Ghosts, read only by ShutdownOnlyFromAuthoritativeLeader: datanodes shut down by
       // an SCM that was not the true, ready leader when it rejected them.
-      (statecheck::id_set<max_datanodes + 1>, fenced_by_non_leader));
+      (statecheck::id_set<max_datanodes, Dnode>, fenced_by_non_leader),
+      (bool, dx_fenced_by_non_leader));
   friend bool operator==(const State&, const State&) = default;
 };
 
@@ -62,6 +70,8 @@ struct Config {
   int restarts = 1;
   bool control = false;    // add dx, a datanode with newer software that must stay fenced
   bool retry_all = false;  // ablation: brief 3.5 read literally (see README)
+  int terms = 0;           // 0: no terms (unbounded leader changes); N: Raft terms, at most N elections
+  bool install = false;    // a follower may install a checkpoint, pre-finalized until it completes
 };
 
 inline const auto config = statecheck::constants<Config>(
@@ -75,6 +85,12 @@ inline const auto config = statecheck::constants<Config>(
     statecheck::boolean("control", &Config::control,
                         "add the positive-control datanode dx with newer software (goal ControlDatanodeFenced)"),
     statecheck::boolean("retry_all", &Config::retry_all,
-                        "ablation, patched only: a non-ready SCM fails every registration, not only rejections"));
+                        "ablation, patched only: a non-ready SCM fails every registration, not only rejections"),
+    statecheck::integer("terms", &Config::terms, 0, max_elections,
+                        "leader-change only: 0 = no terms; N = SCMs know Raft terms (a deposed leader steps "
+                        "down when it learns a higher one), at most N elections"),
+    statecheck::boolean("install", &Config::install,
+                        "a follower may install a leader checkpoint; it stays up for datanodes and is "
+                        "pre-finalized until the install completes (report, by code reading)"));
 
 }  // namespace specs::hdds::finalization_fencing

@@ -17,8 +17,16 @@ inline TxId txid_of(Entry e) { return TxId(static_cast<int>(e)); }  // remove_t1
 /// The state machine side of an install (SCMHAManagerImpl.installCheckpoint):
 /// the patched code flushes, then the store is stopped, the DB swapped and the
 /// services reloaded; the reload asserts that deletingTxIDs is empty.
-inline void install_checkpoint(State& s, Follower& f, Variant v, std::uint8_t snapshot_index) {
-  if (v == Variant::patched) {
+/// Where the follower's next needed entry is: its own log's end with ratis_log,
+/// else its applied index (receipt and apply are one step).
+inline std::uint8_t next_needed(const Config& c, const Follower& f) { return c.ratis_log ? f.logged : f.applied; }
+/// The leader has purged an entry the follower still needs: Ratis sends a snapshot.
+inline bool needs_install(const Config& c, const State& s, const Follower& f) {
+  return f.status == Status::running && next_needed(c, f) < s.purged_to;
+}
+
+inline void install_checkpoint(const Config& c, State& s, Follower& f, std::uint8_t snapshot_index) {
+  if (c.variant == Variant::patched) {
     f.flushed = f.applied;
     f.deleting.clear();
     f.dirty = false;
@@ -31,8 +39,18 @@ inline void install_checkpoint(State& s, Follower& f, Variant v, std::uint8_t sn
     return;
   }
   f.applied = f.flushed = snapshot_index;
+  if (c.ratis_log) f.logged = snapshot_index;  // the log restarts after the snapshot
   f.dirty = false;
   f.status = Status::running;
+}
+
+/// The bug window: an install is due on a follower whose deletingTxIDs is not
+/// empty, where the as-is reload fails. Under the default purge rule a running
+/// follower never needs an install, so there is no window (vacuous).
+inline bool bug_window(const Config& c, const State& s) {
+  if (c.scenario == Scenario::default_purge) return true;
+  return std::any_of(s.f.begin(), s.f.end(),
+                     [&](const Follower& f) { return needs_install(c, s, f) && !f.deleting.empty(); });
 }
 
 inline auto make_spec(const Config& c) {
@@ -47,7 +65,8 @@ inline auto make_spec(const Config& c) {
       "snapshot-install",
       statecheck::init([c](State& s) {
         // t1.. are in every DB already (flushed), so a removal can come first.
-        for (int i = 0; i < c.followers; ++i) s.f.push_back(Follower{});
+        for (Follower& f : s.f) f.status = Status::absent;
+        for (int i = 0; i < c.followers; ++i) s.f[FolId(i)].status = Status::running;
       }),
       statecheck::actions(
           statecheck::action(
@@ -56,13 +75,25 @@ inline auto make_spec(const Config& c) {
                 return s.log.size() < c.max_log && !(is_remove(e) && s.log.contains(e));
               },
               [](State& s, Entry e) { s.log.push_back(e); }),
-          // Receiving and applying an entry are one step; the entry must still
-          // be in the leader's log.
-          statecheck::action(
-              "FollowerApply", fol,
+          // ratis_log: the follower appends the next entry to its own persisted
+          // log; it must still be in the leader's log.
+          statecheck::when(c.ratis_log, statecheck::action(
+              "FollowerAppend", fol,
               [](const State& s, FolId i) {
                 const Follower& f = s.f[i];
-                return f.status == Status::running && f.applied < s.log.size() && f.applied + 1 > s.purged_to;
+                return f.status == Status::running && f.logged < s.log.size() && f.logged + 1 > s.purged_to;
+              },
+              [](State& s, FolId i) { ++s.f[i].logged; })),
+          // Without ratis_log receiving and applying an entry are one step, and the
+          // entry must still be in the leader's log; with it, the follower applies
+          // from its own log (also after a restart, whatever the leader purged).
+          statecheck::action(
+              "FollowerApply", fol,
+              [c](const State& s, FolId i) {
+                const Follower& f = s.f[i];
+                if (f.status != Status::running) return false;
+                if (c.ratis_log) return f.applied < f.logged;
+                return f.applied < s.log.size() && f.applied + 1 > s.purged_to;
               },
               [](State& s, FolId i) {
                 Follower& f = s.f[i];
@@ -87,41 +118,48 @@ inline auto make_spec(const Config& c) {
               [c](const State& s, int p) {
                 if (p <= s.purged_to || p > s.log.size()) return false;
                 if (c.scenario == Scenario::purge) return true;
-                return std::all_of(s.f.begin(), s.f.end(), [p](const Follower& f) { return p <= f.applied; });
+                // Default rule: below every follower's position (its log end with ratis_log).
+                for (int i = 0; i < c.followers; ++i)
+                  if (p > next_needed(c, s.f[FolId(i)])) return false;
+                return true;
               },
               [](State& s, int p) { s.purged_to = static_cast<std::uint8_t>(p); }),
           // One atomic step: the updater thread runs the install and applies
           // nothing else meanwhile. The snapshot is the leader's whole log.
           statecheck::action(
               "InstallSnapshot", fol,
-              [c](const State& s, FolId i) {
-                const Follower& f = s.f[i];
-                return !c.split_install && f.status == Status::running && f.applied < s.purged_to;
-              },
-              [c](State& s, FolId i) {
-                install_checkpoint(s, s.f[i], c.variant, static_cast<std::uint8_t>(s.log.size()));
-              }),
+              [c](const State& s, FolId i) { return !c.split_install && needs_install(c, s, s.f[i]); },
+              [c](State& s, FolId i) { install_checkpoint(c, s, s.f[i], static_cast<std::uint8_t>(s.log.size())); }),
           // split_install, first half (SnapshotInstallationHandler): Ratis
           // purges the follower's log to the snapshot index and replies
           // SNAPSHOT_INSTALLED before the state machine reinitializes.
           statecheck::action(
               "RatisInstallAck", fol,
-              [c](const State& s, FolId i) {
-                const Follower& f = s.f[i];
-                return c.split_install && f.status == Status::running && f.applied < s.purged_to;
-              },
-              [](State& s, FolId i) {
+              [c](const State& s, FolId i) { return c.split_install && needs_install(c, s, s.f[i]); },
+              [c](State& s, FolId i) {
                 Follower& f = s.f[i];
                 f.status = Status::installing;
                 f.log_purged = static_cast<std::uint8_t>(s.log.size());
+                if (c.ratis_log) f.logged = f.log_purged;
               }),
           statecheck::action(
               "Reinitialize", fol,
               [](const State& s, FolId i) { return s.f[i].status == Status::installing; },
               [c](State& s, FolId i) {
                 Follower& f = s.f[i];
-                install_checkpoint(s, f, c.variant, f.log_purged);
+                install_checkpoint(c, s, f, f.log_purged);
               }),
+          // flush_fails (patched): the flush the patch adds fails (an I/O error
+          // committing the batch; onFlush does not run). installCheckpoint fails,
+          // and its finally block calls exitSystem(1). Only with something to flush.
+          statecheck::when(c.flush_fails && c.variant == Variant::patched, statecheck::action(
+              "InstallFlushFails", fol,
+              [c](const State& s, FolId i) {
+                const Follower& f = s.f[i];
+                const bool installing = c.split_install ? f.status == Status::installing : needs_install(c, s, f);
+                return installing && f.dirty;
+              },
+              [](State& s, FolId i) { s.f[i].status = Status::exited; })),
           // Crash and restart: the in-memory set and buffer are lost and the
           // state machine restarts from its DB. An exited (or installing)
           // follower restarts only in the split model, which tracks its log.
@@ -155,16 +193,20 @@ inline auto make_spec(const Config& c) {
                                     return f.status != Status::running || f.applied >= f.log_purged;
                                   });
                                 })),
-      // Non-vacuity: a follower does hold an unflushed removal in every scenario.
+      // Non-vacuity: a follower does hold an unflushed removal in every scenario, and
+      // (purge) an install comes due while it does: where the as-is code exits.
       statecheck::reachable(statecheck::goal("RemovalPending",
                                              [](const State& s) {
                                                return std::any_of(s.f.begin(), s.f.end(), [](const Follower& f) {
                                                  return f.status == Status::running && !f.deleting.empty();
                                                });
-                                             })),
+                                             }),
+                          statecheck::goal("BugWindow", [c](const State& s) { return bug_window(c, s); })),
       // The run is bounded by max_log and crashes; a follower that cannot
       // flush (follower_flush=false) or has exited may end with nothing to do.
-      statecheck::allow_deadlock);
+      statecheck::allow_deadlock,
+      // f1..fN start alike and no guard or property names one (README "Symmetry").
+      statecheck::symmetric<Fol>(c.followers));
 }
 
 }  // namespace specs::hdds::snapshot_install

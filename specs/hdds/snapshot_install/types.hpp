@@ -28,8 +28,8 @@ struct Tx {
 using TxId = statecheck::id<Tx>;
 
 // installing: Ratis has acknowledged the snapshot but reinitialize has not run
-// yet (only reachable with split_install).
-STATECHECK_ENUM(Status, running, installing, exited);
+// yet (only reachable with split_install). absent: a slot beyond `followers`.
+STATECHECK_ENUM(Status, running, installing, exited, absent);
 
 struct Follower {
   BOOST_HANA_DEFINE_STRUCT(Follower,
@@ -38,7 +38,8 @@ struct Follower {
       (statecheck::id_set<max_txids, Tx>, deleting),  // in-memory deletingTxIDs
       (bool, dirty),                              // the transaction buffer holds unflushed writes
       (Status, status),
-      (std::uint8_t, log_purged));                // own Ratis log purged up to here (split_install)
+      (std::uint8_t, log_purged),                 // own Ratis log purged up to here (split_install)
+      (std::uint8_t, logged));                    // ratis_log: last index in its own persisted Ratis log
   friend bool operator==(const Follower&, const Follower&) = default;
 };
 
@@ -46,7 +47,7 @@ struct State {
   BOOST_HANA_DEFINE_STRUCT(State,
       (statecheck::bounded_vec<Entry, max_log_cap>, log),  // leader log, index i is log[i - 1]
       (std::uint8_t, purged_to),                           // entries <= this exist only in a checkpoint
-      (statecheck::bounded_vec<Follower, max_followers>, f),  // symmetry: id_array<Fol, Follower, max_followers>
+      (statecheck::id_array<Fol, Follower, max_followers>, f),  // symmetry: f1..fN interchangeable
       (std::uint8_t, crashes_used),
       (bool, swapped_unflushed));  // ghost: a DB swap happened with flushed != applied
   friend bool operator==(const State&, const State&) = default;
@@ -66,6 +67,8 @@ struct Config {
   bool follower_flush = true;
   int crashes = 0;
   bool split_install = false;
+  bool ratis_log = false;    // the follower's own Ratis log, apart from its applied index
+  bool flush_fails = false;  // patched only: the install's flush may fail
 };
 
 inline const auto config = statecheck::constants<Config>(
@@ -87,6 +90,12 @@ inline const auto config = statecheck::constants<Config>(
     statecheck::integer("crashes", &Config::crashes, 0, 3, "crash-restarts of followers, in all"),
     statecheck::boolean("split_install", &Config::split_install,
                         "split the install into RatisInstallAck and Reinitialize (HDDS-16928 window); "
-                        "an exited follower may then be restarted"));
+                        "an exited follower may then be restarted"),
+    statecheck::boolean("ratis_log", &Config::ratis_log,
+                        "a follower appends entries to its own persisted Ratis log (FollowerAppend) apart from "
+                        "applying them; a crash-restart replays its own log from the flushed index"),
+    statecheck::boolean("flush_fails", &Config::flush_fails,
+                        "patched only: the flush that the patch adds to the install may fail (InstallFlushFails); "
+                        "the install then fails and the follower exits"));
 
 }  // namespace specs::hdds::snapshot_install
