@@ -47,13 +47,16 @@ inline auto make_spec(const Config& c) {
     --s.ops_left;
     if (names_twice(s, m, om)) return false;
     s.running.insert(om);
+    if (m.replays()) s.decommissioned.erase(om);  // re-adding an OM takes it off the list first
     s.op[cl] = build_bootstrap(s, m, om);
     return true;
   };
-  // The documented procedure stops the OM before `ozone admin om decommission`.
+  // The documented procedure stops the OM and lists it in
+  // ozone.om.decommissioned.nodes before `ozone admin om decommission`.
   const auto build_decommission_op = [m](State& s, ClientId cl, OmId om) {
     --s.ops_left;
     if (!m.removed_running) s.running.erase(om);
+    if (m.replays()) s.decommissioned.insert(om);
     if (!admit_decommission(s, m, om)) return false;
     s.op[cl] = build_decommission(s, m, om);
     return true;

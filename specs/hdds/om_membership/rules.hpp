@@ -228,14 +228,22 @@ inline void commit_conf(State& s, const Model& m) {
     while (!s.apply_q.empty()) apply_conf(s, m);
 }
 
-/// The leader's peer map as an OM builds it at start (the initial voters of
-/// its config, and itself) before its state machine replays the log: every
-/// committed configuration, the old removals too, is queued to be applied
-/// again. Used by a restart of the leader and by a new leader, whose map is
-/// its own: it lags by its own apply progress, which the replay covers.
+/// The leader's peer map as an OM builds it at start (OMHANodeDetails
+/// .loadOMHAConfig): every OM its config lists, roles from its listener key,
+/// less the decommissioned nodes; then its state machine replays the log, and
+/// every committed configuration, old removals too, is queued to be applied
+/// again (a snapshot taken later only skips ApplyConf steps). Used by a
+/// restart of the leader and by a new leader, whose map is its own: it lags by
+/// its own apply progress, which the replay covers. The config is the one all
+/// OMs share (the model keeps one copy of it).
 inline void rebuild_peer_map(State& s, const Model& m) {
-  s.peers = initial_members(m);
-  s.peers.set(s.leader, s.raft.role(s.leader));
+  s.peers = {};
+  for (int i = 0; i < m.oms(); ++i) {
+    const OmId x(i);
+    if (x == s.leader) s.peers.set(x, s.raft.role(x));
+    else if (s.leader_knows.contains(x) && !s.decommissioned.contains(x))
+      s.peers.set(x, s.leader_listener.contains(x) ? Role::listener : Role::voter);
+  }
   Log replay = s.applied;
   for (const Oms& ids : s.apply_q) replay.push_back(ids);
   s.apply_q = replay;

@@ -76,6 +76,7 @@ struct State {
       (Log, apply_q),                                    // committed member ids not yet applied by the leader
       (Log, applied),                                    // with restarts or transfers: those it applied, to replay
       (Oms, running),                                    // OMs whose process is up (staging needs them)
+      (Oms, decommissioned),                             // with restarts or transfers: ozone.om.decommissioned.nodes
       (Ops, op),                                         // operator clients
       (std::uint8_t, ops_left),                          // operator requests left
       (std::uint8_t, restarts_left),                     // leader restarts left
