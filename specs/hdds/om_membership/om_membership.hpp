@@ -26,8 +26,8 @@ inline auto make_spec(const Config& c) {
   // list is refused: it used to drop an action silently).
   const bool atomic = m.clients == 1;
   const auto atomic_client = statecheck::ids<Client>("c", 1);
-  const auto split_client = statecheck::ids<Client>("c", m.clients);
-  const auto any_client = statecheck::ids<Client>("c", m.clients);
+  const auto all_clients = statecheck::ids<Client>("c", m.clients);
+  const auto snapshot = statecheck::param("snapshot", 0, m.max_ops);  // committed entries it covers
   const auto target = statecheck::param("om", others);
   const auto joiner = statecheck::param("om", joiners);
   // --force only matters when the config check would fail, so it is offered
@@ -75,42 +75,47 @@ inline auto make_spec(const Config& c) {
                                                       [=](State& s, ClientId cl, OmId om) {
                                                         if (build_decommission_op(s, cl, om)) submit(s, m, cl);
                                                       })),
-          statecheck::when(!atomic, statecheck::action("BuildBootstrap", split_client, target, forced, can_bootstrap,
+          statecheck::when(!atomic, statecheck::action("BuildBootstrap", all_clients, target, forced, can_bootstrap,
                                                        [=](State& s, ClientId cl, OmId om, bool) {
                                                          build_bootstrap_op(s, cl, om);
                                                        })),
-          statecheck::when(!atomic, statecheck::action("BuildDecommission", split_client, target, can_decommission,
+          statecheck::when(!atomic, statecheck::action("BuildDecommission", all_clients, target, can_decommission,
                                                        [=](State& s, ClientId cl, OmId om) {
                                                          build_decommission_op(s, cl, om);
                                                        })),
           statecheck::when(!atomic, statecheck::action(
-                                        "Submit", split_client,
+                                        "Submit", all_clients,
                                         [](const State& s, ClientId cl) { return s.op[cl].phase == Phase::built; },
                                         [m](State& s, ClientId cl) { submit(s, m, cl); })),
           statecheck::action(
-              "StagingTimeout", any_client, [](const State& s, ClientId cl) { return s.op[cl].phase == Phase::staging; },
+              "StagingTimeout", all_clients, [](const State& s, ClientId cl) { return s.op[cl].phase == Phase::staging; },
               [](State& s, ClientId cl) { staging_timeout(s, cl); }),
           statecheck::action(
               "CommitConf", [](const State& s) { return !s.committed; },
               [m](State& s) { commit_conf(s, m); }),
           statecheck::action(
               "ApplyConf", [](const State& s) { return !s.apply_q.empty(); }, [m](State& s) { apply_conf(s, m); }),
+          // The snapshot: the restarted leader's last one is of a state it had
+          // applied; a new leader's own may be anywhere up to the commit.
           statecheck::when(m.restarts > 0, statecheck::action(
-              "RestartLeader", [](const State& s) { return s.restarts_left > 0 && all_idle(s); },
-              [m](State& s) {
+              "RestartLeader", snapshot,
+              [](const State& s, int k) {
+                return s.restarts_left > 0 && all_idle(s) && k <= static_cast<int>(s.applied.size());
+              },
+              [m](State& s, int k) {
                 --s.restarts_left;
-                rebuild_peer_map(s, m);
+                rebuild_peer_map(s, m, k);
               })),
           statecheck::when(m.transfers > 0, statecheck::action(
-              "TransferLeader", statecheck::param("om", oms),
-              [](const State& s, OmId om) {
+              "TransferLeader", statecheck::param("om", oms), snapshot,
+              [](const State& s, OmId om, int k) {
                 return s.transfers_left > 0 && all_idle(s) && om != s.leader && s.raft.role(om) == Role::voter &&
-                       s.running.contains(om);
+                       s.running.contains(om) && k <= committed_entries(s);
               },
-              [m](State& s, OmId om) {
+              [m](State& s, OmId om, int k) {
                 --s.transfers_left;
                 s.leader = om;
-                rebuild_peer_map(s, m);
+                rebuild_peer_map(s, m, k);
               })),
           statecheck::when(!joiners.empty(), statecheck::action(
               "FixConfig", joiner,

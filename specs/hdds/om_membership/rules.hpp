@@ -230,13 +230,13 @@ inline void commit_conf(State& s, const Model& m) {
 
 /// The leader's peer map as an OM builds it at start (OMHANodeDetails
 /// .loadOMHAConfig): every OM its config lists, roles from its listener key,
-/// less the decommissioned nodes; then its state machine replays the log, and
-/// every committed configuration, old removals too, is queued to be applied
-/// again (a snapshot taken later only skips ApplyConf steps). Used by a
-/// restart of the leader and by a new leader, whose map is its own: it lags by
-/// its own apply progress, which the replay covers. The config is the one all
-/// OMs share (the model keeps one copy of it).
-inline void rebuild_peer_map(State& s, const Model& m) {
+/// less the decommissioned nodes; then its state machine replays the log after
+/// its last snapshot: the committed configurations from index `snapshot` on,
+/// old removals too, are queued to be applied again. Used by a restart of the
+/// leader and by a new leader, whose map is its own (its snapshot and apply
+/// progress are its own too). The config is the one all OMs share (the model
+/// keeps one copy of it).
+inline void rebuild_peer_map(State& s, const Model& m, int snapshot) {
   s.peers = {};
   for (int i = 0; i < m.oms(); ++i) {
     const OmId x(i);
@@ -244,10 +244,17 @@ inline void rebuild_peer_map(State& s, const Model& m) {
     else if (s.leader_knows.contains(x) && !s.decommissioned.contains(x))
       s.peers.set(x, s.leader_listener.contains(x) ? Role::listener : Role::voter);
   }
-  Log replay = s.applied;
-  for (const Oms& ids : s.apply_q) replay.push_back(ids);
-  s.apply_q = replay;
+  Log log = s.applied;
+  for (const Oms& ids : s.apply_q) log.push_back(ids);
   s.applied = {};
+  s.apply_q = {};
+  for (int i = 0; i < static_cast<int>(log.size()); ++i) {
+    if (i < snapshot) s.applied.push_back(log[static_cast<std::size_t>(i)]);
+    else s.apply_q.push_back(log[static_cast<std::size_t>(i)]);
+  }
 }
+
+/// Committed configurations so far (applied by the leader or queued).
+inline int committed_entries(const State& s) { return static_cast<int>(s.applied.size() + s.apply_q.size()); }
 
 }  // namespace specs::hdds::om_membership
