@@ -127,7 +127,7 @@ inline const auto config = statecheck::constants<Config>(
                         {"two-clients", Scenario::two_clients}, {"all-configs", Scenario::all_configs}},
                        "preset of the bounds below (brief 1.8 S1-S5; all-configs: every config fact at init)"),
     statecheck::choice("voters", &Config::voters, {{"scenario", 0}, {"1", 1}, {"2", 2}, {"3", 3}, {"4", 4}},
-                       "initial voters o1..oN (o1 leads)"),
+                       "initial voters o1..oN (o1 leads first)"),
     statecheck::choice("joiners", &Config::joiners,
                        {{"scenario", -1}, {"0", 0}, {"1", 1}, {"2", 2}, {"3", 3}, {"4", 4}},
                        "joining OMs, named after the initial voters"),
