@@ -116,8 +116,11 @@ TEST_CASE("replay: the traces of 1 and 4 threads are the same and reproduce, con
 
 TEST_CASE("replay: an HDDS counterexample from the suite reproduces", "[cli][replay]") {
   const TraceDir dir;
-  // om-membership variant=as-is scenario=resurrection: "violation NoResurrection 4" in the suite.
-  dir.save_check("om.json", "om-membership --set variant=as-is --set scenario=resurrection --invariant NoResurrection", 1);
+  // om-membership variant=as-is scenario=resurrection removed_om=running: "violation NoResurrection 4" in the suite.
+  dir.save_check("om.json",
+                 "om-membership --set variant=as-is --set scenario=resurrection --set removed_om=running "
+                 "--invariant NoResurrection",
+                 1);
   const Run r = statecheck("replay om-membership " + dir.path("om.json"));
   INFO(r.out);
   REQUIRE(r.code == 0);

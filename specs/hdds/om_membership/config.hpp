@@ -38,6 +38,9 @@ struct Config {
   Facts facts = Facts::scenario;
   bool fix_config = true;
   bool majority_add = false;
+  bool removed_running = false;  // a decommissioned OM keeps running (against the documented procedure)
+  int restarts = 0;
+  int transfers = 0;
 };
 
 /// Config with the scenario applied: every bound concrete.
@@ -52,10 +55,14 @@ struct Model {
   Facts facts = Facts::consistent;
   bool fix_config = true;
   bool majority_add = false;
+  bool removed_running = false;
+  int restarts = 0;   // leader restarts that replay the committed configurations
+  int transfers = 0;  // leader transfers to a voter, which rebuilds its own peer map
 
   int oms() const { return voters + joiners; }
   bool from_raft() const { return variant != Variant::as_is; }  // lists derived from raftConf
   bool cas() const { return variant == Variant::patched; }      // compare-and-set mode
+  bool replays() const { return restarts + transfers > 0; }     // keep what the leader applied, to replay it
 };
 
 inline Model preset(Scenario s) {
@@ -101,6 +108,9 @@ inline Model resolve(const Config& c) {
   if (c.facts != Facts::scenario) m.facts = c.facts;
   m.fix_config = c.fix_config;
   m.majority_add = c.majority_add;
+  m.removed_running = c.removed_running;
+  m.restarts = c.restarts;
+  m.transfers = c.transfers;
   return m;  // at most 4 + 4 OMs: fits max_oms
 }
 
@@ -117,15 +127,15 @@ inline const auto config = statecheck::constants<Config>(
                         {"two-clients", Scenario::two_clients}, {"all-configs", Scenario::all_configs}},
                        "preset of the bounds below (brief 1.8 S1-S5; all-configs: every config fact at init)"),
     statecheck::choice("voters", &Config::voters, {{"scenario", 0}, {"1", 1}, {"2", 2}, {"3", 3}, {"4", 4}},
-                       "initial voters o1..oN (o1 leads)"),
+                       "initial voters o1..oN (o1 leads first)"),
     statecheck::choice("joiners", &Config::joiners,
                        {{"scenario", -1}, {"0", 0}, {"1", 1}, {"2", 2}, {"3", 3}, {"4", 4}},
                        "joining OMs, named after the initial voters"),
     statecheck::choice("max_ops", &Config::max_ops,
                        {{"scenario", 0}, {"1", 1}, {"2", 2}, {"3", 3}, {"4", 4}, {"5", 5}, {"6", 6}},
                        "operator requests (bootstrap plus decommission)"),
-    statecheck::choice("clients", &Config::clients, {{"scenario", 0}, {"1", 1}, {"2", 2}},
-                       "concurrent operator clients; 2 splits each request into Build and Submit"),
+    statecheck::choice("clients", &Config::clients, {{"scenario", 0}, {"1", 1}, {"2", 2}, {"3", 3}},
+                       "concurrent operator clients; 2 or 3 split each request into Build and Submit"),
     statecheck::choice("apply_lag", &Config::apply_lag,
                        {{"scenario", Tri::scenario}, {"true", Tri::yes}, {"false", Tri::no}},
                        "the leader may apply a committed configuration after Ratis replied"),
@@ -140,6 +150,12 @@ inline const auto config = statecheck::constants<Config>(
     statecheck::boolean("fix_config", &Config::fix_config,
                         "FixConfig(x): the operator corrects the running OMs' config for joiner x"),
     statecheck::boolean("majority_add", &Config::majority_add,
-                        "Ratis raft.server.member.majority-add (skips the majority-change check)"));
+                        "Ratis raft.server.member.majority-add (skips the majority-change check)"),
+    statecheck::choice("removed_om", &Config::removed_running, {{"stopped", false}, {"running", true}},
+                       "a decommissioned OM is stopped first (the documented procedure) or keeps running"),
+    statecheck::choice("restarts", &Config::restarts, {{"0", 0}, {"1", 1}, {"2", 2}},
+                       "leader restarts: the peer map is rebuilt by replaying the committed configurations"),
+    statecheck::choice("transfers", &Config::transfers, {{"0", 0}, {"1", 1}, {"2", 2}},
+                       "leader transfers to a running voter, which builds requests from its own peer map"));
 
 }  // namespace specs::hdds::om_membership

@@ -17,17 +17,19 @@ struct Om {
 };
 using OmId = statecheck::id<Om>;
 using Oms = statecheck::id_set<max_oms, Om>;  // a set of OMs, printed {o1, o4}
-inline constexpr OmId leader{0};              // o1 leads throughout (no leader transfer)
+inline constexpr OmId first_leader{0};        // o1 leads until a TransferLeader
 
 /// Operator clients, printed c1, c2.
 struct Client {
   static constexpr std::string_view prefix = "c";
 };
 using ClientId = statecheck::id<Client>;
-inline constexpr int max_clients = 2;
+inline constexpr int max_clients = 3;
 
 STATECHECK_ENUM(Role, none, voter, listener);
-STATECHECK_ENUM(Phase, idle, built, waiting);  // built: lists derived, not yet submitted (2 clients)
+// built: lists derived, not yet submitted (2 or more clients); staging: Ratis
+// stages a new peer that is down, so the request will time out.
+STATECHECK_ENUM(Phase, idle, built, staging, waiting);
 STATECHECK_ENUM(Kind, none, bootstrap, decommission);
 
 /// A membership map OM -> Role, kept as two disjoint sets (absent = NONE).
@@ -60,28 +62,32 @@ struct Op {
   friend bool operator==(const Op&, const Op&) = default;
 };
 
-/// The clients' requests, printed op.c1, op.c2.
-struct Ops {  // symmetry: id_array<Client, Op, max_clients>
-  BOOST_HANA_DEFINE_STRUCT(Ops, (Op, c1), (Op, c2));
-  friend bool operator==(const Ops&, const Ops&) = default;
-  Op& at(ClientId c) { return c.index() == 0 ? c1 : c2; }
-  const Op& at(ClientId c) const { return c.index() == 0 ? c1 : c2; }
-};
+/// The clients' requests, printed op.c1, op.c2, op.c3. The clients are
+/// interchangeable (the spec declares them symmetric): slots, not names.
+using Ops = statecheck::id_array<Client, Op, max_clients>;
+using Log = statecheck::bounded_vec<Oms, max_requests>;  // committed configurations' member ids, oldest first
 
 struct State {
   BOOST_HANA_DEFINE_STRUCT(State,
       (Members, raft),                                   // raftConf: Ratis's configuration, as last appended
       (bool, committed),                                 // confCommitted: no reconfiguration in progress
+      (OmId, leader),                                    // the OM leader (o1 unless a TransferLeader)
       (Members, peers),                                  // peerMap: the leader's in-memory peer list
-      (statecheck::bounded_vec<Oms, max_requests>, apply_q),  // committed member ids not yet applied by the leader
+      (Log, apply_q),                                    // committed member ids not yet applied by the leader
+      (Log, applied),                                    // with restarts or transfers: those it applied, to replay
+      (Oms, running),                                    // OMs whose process is up (staging needs them)
+      (Oms, decommissioned),                             // with restarts or transfers: ozone.om.decommissioned.nodes
       (Ops, op),                                         // operator clients
       (std::uint8_t, ops_left),                          // operator requests left
+      (std::uint8_t, restarts_left),                     // leader restarts left
+      (std::uint8_t, transfers_left),                    // leader transfers left
       (Oms, leader_knows),                               // leader's ozone-site has an address for x
       (Oms, leader_listener),                            // x is in the leader's listener list
       (Oms, self_listener),                              // joining OM x lists itself as a listener (fixed)
       (Members, requested),                              // ghost: what the operator asked for and was told succeeded
       (Oms, acked_removed),                              // ghost: OMs whose decommission was acknowledged
-      (bool, spurious_refusal));                         // ghost: a member was refused as "not in peer list"
+      (bool, spurious_refusal),                          // ghost: a member was refused as "not in peer list"
+      (bool, staging_timeout));                          // ghost: a request failed staging a stopped OM
   friend bool operator==(const State&, const State&) = default;
 };
 
