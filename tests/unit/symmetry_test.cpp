@@ -148,7 +148,7 @@ TEST_CASE("symmetry: every renaming of a state has the same representative", "[s
   // Random states of the service spec (two kinds, sets of records, maps keyed by ids, id_arrays),
   // renamed by every pair of permutations with the hand-written rename: one representative each.
   using namespace symspecs;
-  const statecheck::detail::Canonicalizer<Service, Srv, Cli> canon({3, 3});
+  const statecheck::detail::Canonicalizer<Service, Srv, Cli> canon(statecheck::symmetry_t<Srv, Cli>{{0, 0}, {3, 3}});
   std::mt19937 rng(7);
   std::uniform_int_distribution<int> pick(0, 2), coin(0, 3);
   for (int round = 0; round < 300; ++round) {
