@@ -16,6 +16,7 @@
 #include "support/check_helpers.hpp"
 #include "support/orbits.hpp"
 #include "support/symmetric_specs.hpp"
+#include "support/temp_dir.hpp"
 #include "tools/simulate.hpp"
 
 namespace {
@@ -92,6 +93,28 @@ TEST_CASE("symmetry range: the self-checks name ids of the range", "[symmetry][s
     REQUIRE(r.stats.symmetry == std::vector<std::string>{"p3..p4"});
     REQUIRE(r.stats.symmetry_states == static_cast<double>(statecheck::check(symspecs::lead(4), plain()).stats.distinct));
   }
+}
+
+TEST_CASE("symmetry range: after --resume the states the orbits stand for are a lower bound", "[symmetry][checkpoint]") {
+  // The orbit sizes of the levels before the checkpoint are not saved: each such orbit counts as 1.
+  const auto spec = symspecs::lead(4);
+  const CheckResult whole = statecheck::check(spec, test::options(1));
+  test::TempDir dir;
+  CheckOptions o = test::options(1);
+  o.checkpoint.dir = dir.path;
+  o.stop_after_level = 3;
+  const CheckResult first = statecheck::check(spec, o);
+  REQUIRE(first.outcome == Outcome::limit);
+  CheckOptions again = test::options(2);
+  again.checkpoint.resume = dir.path;
+  const CheckResult rest = statecheck::check(spec, again);
+  REQUIRE(rest.outcome == Outcome::ok);
+  REQUIRE(rest.stats.distinct == whole.stats.distinct);
+  REQUIRE(rest.stats.symmetry_uncounted == first.stats.distinct);
+  REQUIRE(rest.stats.symmetry_states < whole.stats.symmetry_states);
+  std::ostringstream text;
+  statecheck::print_text(text, rest, statecheck::RunInfo{"sym-lead", {}, again}, false);
+  REQUIRE_THAT(text.str(), Catch::Contains("orbits stand for at least "));
 }
 
 TEST_CASE("symmetry range: a range outside the ids is refused with the fix", "[symmetry]") {
