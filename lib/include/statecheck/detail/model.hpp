@@ -125,8 +125,8 @@ class Model {
       if (first < 0 || count < 0 || first + count > max_symmetric_ids)
         throw config_error("spec '" + std::string(spec.name) + "': symmetric<" + Sym::prefix(k) + ">(" +
                            std::to_string(first) + ", " + std::to_string(count) + ") must name ids within 0.." +
-                           std::to_string(max_symmetric_ids - 1) + " with first >= 0 and count >= 0; declare at most " +
-                           std::to_string(max_symmetric_ids) + " interchangeable ids from index 0");
+                           std::to_string(max_symmetric_ids - 1) + ": give first >= 0, count >= 0 and first + count <= " +
+                           std::to_string(max_symmetric_ids));
     }
     return typename Sym::canonicalizer(spec.symmetry);
   }
