@@ -51,7 +51,7 @@ State random_state(std::mt19937& rng, int n) {
 }
 
 double ns_per_state(const std::vector<State>& states, int n, int repeat) {
-  const statecheck::detail::Canonicalizer<State, P> canon({n});
+  const statecheck::detail::Canonicalizer<State, P> canon(statecheck::symmetry_t<P>{{0}, {n}});
   std::uint64_t sink = 0;
   const auto start = std::chrono::steady_clock::now();
   for (int r = 0; r < repeat; ++r)

@@ -5,7 +5,8 @@
 // What a reduced run must report (TLC's counts with SYMMETRY): distinct = the
 // orbits; generated = initial states + the out-degrees of one member per
 // orbit (every successor of every expanded representative); depth = the full
-// space's depth (renaming keeps distances).
+// space's depth (renaming keeps distances); the states the orbits stand for
+// (Stats::symmetry_states) = the full space's states.
 //
 // The renaming is a callable `rename(state, perm1, perm2)`: HandRename uses a
 // spec's own hand-written `rename` (independent of the library, for the specs
@@ -157,6 +158,9 @@ void cross_check_orbits(const Spec& spec, const Rename& rename, int n1, int n2 =
     REQUIRE(reduced.stats.generated == b.generated_reduced);
     REQUIRE(reduced.stats.depth == b.depth);
     REQUIRE(!reduced.stats.symmetry.empty());
+    // The orbits' sizes (group / stabilizer, counted per representative) add up to the full space.
+    REQUIRE(reduced.stats.symmetry_uncounted == 0);
+    REQUIRE(reduced.stats.symmetry_states == static_cast<double>(b.states));
   }
   REQUIRE(b.orbits < b.states);  // the reduction reduces
 }

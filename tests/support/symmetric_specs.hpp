@@ -148,6 +148,61 @@ inline Service rename(const Service& s, const std::vector<int>& srv, const std::
   return t;
 }
 
+// ---- lead: p1 coordinates, p2..pN are interchangeable workers (symmetric<Proc>(1, N-1)) ----
+struct Lead {
+  BOOST_HANA_DEFINE_STRUCT(Lead, (statecheck::id_array<Proc, Pc, max_procs>, pc), (statecheck::bounded_vec<ProcId, 1>, holder),
+                           (statecheck::id_set<max_procs, Proc>, served));
+  friend bool operator==(const Lead&, const Lead&) = default;
+};
+
+/// `first`, `count`: the symmetric range declared (count 0: up to the last process; default: the
+/// workers). `asymmetric`: p2 is never granted.
+inline auto lead(int procs, int first = 1, int count = 0, bool asymmetric = false) {
+  const auto p = statecheck::ids<Proc>("p", procs);
+  const ProcId coordinator(0);
+  return statecheck::spec<Lead>(
+      "sym-lead", init([](Lead&) {}),
+      actions(action("Request", p, [=](const Lead& s, ProcId q) { return q != coordinator && s.pc[q] == Pc::idle; },
+                     [](Lead& s, ProcId q) { s.pc[q] = Pc::waiting; }),
+              action("Grant", p,
+                     [=](const Lead& s, ProcId q) {
+                       if (asymmetric && q == ProcId(1)) return false;
+                       return s.pc[q] == Pc::waiting && s.holder.empty() && s.pc[coordinator] != Pc::critical;
+                     },
+                     [](Lead& s, ProcId q) {
+                       s.pc[q] = Pc::critical;
+                       s.holder.push_back(q);
+                       s.served.insert(q);
+                     }),
+              // The coordinator works itself when no worker holds the grant.
+              action("Work", p,
+                     [=](const Lead& s, ProcId q) { return q == coordinator && s.pc[q] == Pc::idle && s.holder.empty(); },
+                     [](Lead& s, ProcId q) { s.pc[q] = Pc::critical; }),
+              action("Exit", p, [](const Lead& s, ProcId q) { return s.pc[q] == Pc::critical; },
+                     [](Lead& s, ProcId q) {
+                       s.pc[q] = Pc::idle;
+                       s.holder.clear();
+                     })),
+      invariants(invariant("OneCritical",
+                           [procs](const Lead& s) {
+                             int in = 0;
+                             for (int i = 0; i < procs; ++i) in += s.pc[ProcId(i)] == Pc::critical;
+                             return in <= 1;
+                           })),
+      statecheck::symmetric<Proc>(first, count == 0 ? procs - first : count));
+}
+
+/// Renames worker p(2+i) to p(2+perm[i]); the coordinator p1 keeps its name.
+inline Lead rename(const Lead& s, const std::vector<int>& perm, const std::vector<int>& = {}) {
+  auto R = [&](ProcId q) { return q.index() == 0 ? q : ProcId(1 + perm[static_cast<std::size_t>(q.index() - 1)]); };
+  Lead t = s;
+  for (std::size_t i = 0; i < perm.size(); ++i) t.pc[R(ProcId(static_cast<int>(i) + 1))] = s.pc[ProcId(static_cast<int>(i) + 1)];
+  for (ProcId& q : t.holder) q = R(q);
+  t.served.clear();
+  s.served.for_each([&](ProcId q) { t.served.insert(R(q)); });
+  return t;
+}
+
 // ---- the tlaplus/Examples models of examples/tla ----
 
 /// Voting: acceptor i becomes acc[i], value j becomes val[j].

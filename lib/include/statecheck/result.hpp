@@ -134,6 +134,12 @@ struct Stats {
   /// (no symmetric part, or --no-symmetry). distinct then counts orbits.
   std::vector<std::string> symmetry;
   double symmetry_group = 1;       // renamings in the group: the product of count! over the kinds
+  /// With symmetry: the concrete states the `distinct` orbits stand for (the
+  /// sum of group / stabilizer over the representatives). An orbit whose
+  /// stabilizer was too costly to count (or one found before a --resume) adds
+  /// 1 and is counted in symmetry_uncounted: the sum is then a lower bound.
+  double symmetry_states = 0;
+  std::uint64_t symmetry_uncounted = 0;
   std::vector<ForecastPoint> forecast;  // the forecasts in force at 25%, 50% and 75% of the run
 };
 

@@ -389,7 +389,10 @@ template <class... Tags>
 struct symmetry_of_tags {
   template <class Part>
   static void note(symmetry_t<Tags...>& out, const Part& part) {
-    if constexpr (is_symmetric_part<Part>::value) out.counts[kind_of_part<Part>()] = part.count;
+    if constexpr (is_symmetric_part<Part>::value) {
+      out.firsts[kind_of_part<Part>()] = part.first;
+      out.counts[kind_of_part<Part>()] = part.count;
+    }
   }
   template <class Part>
   static constexpr std::size_t kind_of_part() {

@@ -2,7 +2,7 @@
 //
 //   statecheck::spec<State>("raft", init, actions, invariants,
 //                           statecheck::symmetric<Scm>(c.scms),   // s1..sN are interchangeable
-//                           statecheck::symmetric<Dn>(c.datanodes));
+//                           statecheck::symmetric<Dn>(1, c.datanodes - 1));  // d1 fixed, d2..dN interchangeable
 //
 // With symmetric<Scm>(n), the search stores one state per orbit: a state and
 // every state obtained from it by renaming s1..sn among themselves count once
@@ -12,8 +12,10 @@
 // slots move), bounded_map keys, and ids inside records, sets, vectors and
 // std::arrays. The positions of a bounded_vec or std::array are NOT renamed:
 // a std::array indexed by an id must be an id_array, or the spec is not
-// symmetric (the self-checks say so). Ids from n on, and other kinds, keep
-// their names. Custom member types (own member_traits) are not renamed.
+// symmetric (the self-checks say so). symmetric<Tag>(first, count) makes
+// only the ids first..first+count-1 (0-based) interchangeable: a fixed leader
+// or bootstrap node keeps its name. Ids outside the range, and other kinds,
+// keep their names. Custom member types (own member_traits) are not renamed.
 #pragma once
 
 #include <array>
@@ -31,21 +33,29 @@ namespace statecheck {
 /// exact canonicalization is n! candidate renamings per state).
 inline constexpr int max_symmetric_ids = 32;
 
-/// Spec part: the first `count` ids of kind Tag are interchangeable.
+/// Spec part: the ids first..first+count-1 (0-based indices) of kind Tag are interchangeable.
 template <class Tag>
 struct symmetric_t {
+  int first = 0;
   int count = 0;
 };
+/// The first `count` ids of kind Tag are interchangeable: symmetric<Tag>(0, count).
 template <class Tag>
 symmetric_t<Tag> symmetric(int count) {
-  return {count};
+  return {0, count};
+}
+/// Ids first..first+count-1 of kind Tag are interchangeable; the others keep their names.
+template <class Tag>
+symmetric_t<Tag> symmetric(int first, int count) {
+  return {first, count};
 }
 
 /// All symmetric parts of a spec, one per kind (none: no symmetry).
 template <class... Tags>
 struct symmetry_t {
   static constexpr std::size_t kinds = sizeof...(Tags);
-  std::array<int, sizeof...(Tags)> counts{};
+  std::array<int, sizeof...(Tags)> firsts{};  // per kind: the first interchangeable index
+  std::array<int, sizeof...(Tags)> counts{};  // per kind: how many from there
 };
 
 namespace detail {

@@ -115,9 +115,16 @@ ordered_json run_json(const RunInfo& info) {
 ordered_json symmetry_json(const Stats& s) {
   if (s.symmetry.empty()) return nullptr;
   // An integer while it is exact in a double (up to 2^53; 18! is beyond), else the double.
-  const ordered_json size = s.symmetry_group < 9.0e15 ? ordered_json(static_cast<std::uint64_t>(s.symmetry_group))
-                                                      : ordered_json(s.symmetry_group);
-  return {{"kinds", s.symmetry}, {"group_size", size}};
+  const auto number = [](double x) {
+    return x < 9.0e15 ? ordered_json(static_cast<std::uint64_t>(x)) : ordered_json(x);
+  };
+  const ordered_json size = number(s.symmetry_group);
+  // The concrete states the orbits stand for: exact, or a lower bound (states_exact false).
+  return {{"kinds", s.symmetry},
+          {"group_size", size},
+          {"orbits", s.distinct},
+          {"states", number(s.symmetry_states)},
+          {"states_exact", s.symmetry_uncounted == 0}};
 }
 
 ordered_json stats_json(const Stats& s) {

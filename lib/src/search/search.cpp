@@ -160,6 +160,7 @@ class Search : public SearchState {
       stop_on_limit("the visited set's probe sequence grew beyond its limit; raise --memory");
       return false;
     }
+    if (ops.stabilizer != nullptr) count_orbit_states(next.get(), n);
     log.begin_level(n, parent_count, initial ? ops.init_combinations : ops.transitions);
     for (std::uint64_t i = 0; i < n; ++i) {
       const std::uint64_t key = entries[i].key;
@@ -184,6 +185,29 @@ class Search : public SearchState {
     for (auto& w : workers) w->found.clear();
     progress.publish(level, result.stats.distinct, generated_so_far(), n, table_load());
     return true;
+  }
+
+  /// With symmetry: adds the concrete states that the n new representatives
+  /// stand for to the stats (once per new state, never per successor).
+  void count_orbit_states(const std::byte* states, std::uint64_t n) {
+    struct Sum {
+      double states = 0;
+      std::uint64_t uncounted = 0;
+    };
+    tbb::enumerable_thread_specific<Sum> parts;
+    const double group = result.stats.symmetry_group;
+    parallel(0, n, 1024, [&](const auto& r) {
+      Sum& sum = parts.local();
+      for (std::uint64_t i = r.begin(); i != r.end(); ++i) {
+        const std::uint64_t fixing = ops.stabilizer(ops.model, states + i * frontier_stride);
+        sum.states += fixing == 0 ? 1 : group / static_cast<double>(fixing);
+        sum.uncounted += fixing == 0;
+      }
+    });
+    for (const Sum& s : parts) {
+      result.stats.symmetry_states += s.states;
+      result.stats.symmetry_uncounted += s.uncounted;
+    }
   }
 
   /// The level table's entries (any order), in one array of exactly its

@@ -194,6 +194,10 @@ void SearchState::restore_checkpoint() {
   each_saved(*this, m, [](const auto& meta, auto& search) { assign(search, meta); });
   // What follows from the saved fields.
   result.stats.depth = level;
+  if (ops.stabilizer != nullptr) {  // the orbit sizes of the levels before are not saved: a lower bound
+    result.stats.symmetry_states = static_cast<double>(result.stats.distinct);
+    result.stats.symmetry_uncounted = result.stats.distinct;
+  }
   for (std::size_t t = 0; t < result.stats.transition_new.size(); ++t)
     result.stats.actions[ops.action_of_transition[t]].new_states += result.stats.transition_new[t];
   workers[0]->generated = boundary_generated_;  // the counts so far, as if one worker had made them

@@ -11,7 +11,7 @@ namespace statecheck::detail {
 
 namespace {
 
-/// One adjacent swap of a symmetric kind's ids: a and a+1.
+/// One adjacent swap of a symmetric kind's ids: indices a and a+1.
 struct Swap {
   std::uint32_t kind = 0;
   int a = 0;
@@ -22,10 +22,11 @@ std::vector<Swap> adjacent_swaps(const ModelOps& ops) {
   std::vector<Swap> swaps;
   for (std::uint32_t k = 0; k < ops.symmetry.size(); ++k) {
     const SymmetryKind& kind = ops.symmetry[k];
-    // The printed names: the prefix, then the first id's number plus the index.
+    // The printed names: the prefix, then the first symmetric id's number plus the offset.
     const int first = std::stoi(kind.first.substr(kind.prefix.size()));
     for (int a = 0; a + 1 < kind.count; ++a)
-      swaps.push_back({k, a, kind.prefix + std::to_string(first + a) + "<->" + kind.prefix + std::to_string(first + a + 1)});
+      swaps.push_back({k, kind.first_index + a,
+                       kind.prefix + std::to_string(first + a) + "<->" + kind.prefix + std::to_string(first + a + 1)});
   }
   return swaps;
 }

@@ -49,7 +49,7 @@ class Signatures {
     int index = 0;
   };
 
-  explicit Signatures(const std::array<int, sizeof...(Tags)>& counts) : counts_(counts) {}
+  explicit Signatures(const symmetry_t<Tags...>& symmetry) : sym_(symmetry) {}
   std::uint64_t of(std::size_t kind, int index) const { return sig_[kind][static_cast<std::size_t>(index)]; }
 
   /// Adds the occurrences of symmetric ids (and owned scalars) in `v` at `path`.
@@ -100,7 +100,7 @@ class Signatures {
   bool symmetric(id<Tag> i) const {
     constexpr std::size_t k = kind_of<Tag>();
     if constexpr (k == none) return false;
-    else return i.index() < counts_[k];
+    else return i.index() >= sym_.firsts[k] && i.index() < sym_.firsts[k] + sym_.counts[k];
   }
   /// The owner of what an id_array slot or a map entry keyed by `key` holds.
   template <class K>
@@ -130,7 +130,7 @@ class Signatures {
     sig_[o.kind][static_cast<std::size_t>(o.index)] += mix64(path, what);
   }
 
-  std::array<int, sizeof...(Tags)> counts_;
+  symmetry_t<Tags...> sym_;
   std::array<std::array<std::uint64_t, max_symmetric_ids>, sizeof...(Tags)> sig_{};
 };
 
@@ -142,22 +142,43 @@ class Canonicalizer {
   using Perm = permutation<Tags...>;
   static constexpr std::size_t kinds = sizeof...(Tags);
 
-  explicit Canonicalizer(const std::array<int, kinds>& counts) : counts_(counts) {}
+  explicit Canonicalizer(const symmetry_t<Tags...>& symmetry) : sym_(symmetry), counts_(symmetry.counts) {}
 
   /// Replaces `s` by its representative; returns the number of candidate renamings tried.
   std::uint64_t operator()(State& s) const {
-    Signatures<Tags...> sig(counts_);
-    sig.walk(s, 0, {});
     Order order{};
     Runs runs{};
-    bool tied = false;
-    for (std::size_t k = 0; k < kinds; ++k) tied = sort_kind(sig, k, order[k], runs[k]) || tied;
-    if (tied) tied = drop_interchangeable_runs(s, order, runs);
+    bool tied = sort(s, order, runs);
+    if (tied) tied = drop_interchangeable_runs(s, order, runs, nullptr);
     if (!tied) {
       apply(s, order);
       return 1;
     }
     return smallest(s, runs, order);
+  }
+
+  /// The number of renamings that leave `s` unchanged (its stabilizer), or 0
+  /// when counting them would try more than `limit` candidates. A renaming
+  /// that fixes s maps each id to one of equal signature, so only the orders
+  /// within runs of ties are candidates; a run whose neighbour swaps all fix s
+  /// contributes run! at once (every order of it fixes s). The orbit of s
+  /// holds |group| / stabilizer states. Cold: once per new representative.
+  std::uint64_t stabilizer(const State& s, std::uint64_t limit) const {
+    Order order{};
+    Runs runs{};
+    if (!sort(s, order, runs)) return 1;
+    std::uint64_t fixing_runs = 1;
+    if (!drop_interchangeable_runs(s, order, runs, &fixing_runs)) return fixing_runs;
+    if (candidates(runs) > limit) return 0;
+    State base = s;
+    apply(base, order);
+    std::uint64_t fixing = 1;  // the base order itself
+    while (advance(runs, order)) {
+      State candidate = s;
+      apply(candidate, order);
+      if (candidate == base) ++fixing;
+    }
+    return fixing_runs * fixing;
   }
 
  private:
@@ -166,11 +187,30 @@ class Canonicalizer {
   /// (its own position when it is alone or its run needs no enumeration).
   using Runs = std::array<std::array<std::uint8_t, max_symmetric_ids>, kinds>;
 
+  /// Sorts every kind's ids by signature; true when some tie.
+  bool sort(const State& s, Order& order, Runs& runs) const {
+    Signatures<Tags...> sig(sym_);
+    sig.walk(s, 0, {});
+    bool tied = false;
+    for (std::size_t k = 0; k < kinds; ++k) tied = sort_kind(sig, k, order[k], runs[k]) || tied;
+    return tied;
+  }
+  /// The orders of the runs left to try (saturates past 2^32).
+  std::uint64_t candidates(const Runs& runs) const {
+    std::uint64_t n = 1;
+    for (std::size_t k = 0; k < kinds; ++k)
+      for (int i = 0; i < counts_[k]; ++i) {
+        const int from_start = i - runs[k][static_cast<std::size_t>(i)];  // position in its run, from 0
+        n = std::min<std::uint64_t>(n * static_cast<std::uint64_t>(from_start + 1), std::uint64_t{1} << 32);
+      }
+    return n;
+  }
+
   /// Sorts kind k's ids by signature, each run of ties by index; true when some tie.
   bool sort_kind(const Signatures<Tags...>& sig, std::size_t k, std::array<std::uint8_t, max_symmetric_ids>& ids,
                  std::array<std::uint8_t, max_symmetric_ids>& run) const {
     const int n = counts_[k];
-    for (int i = 0; i < n; ++i) ids[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(i);
+    for (int i = 0; i < n; ++i) ids[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(sym_.firsts[k] + i);
     std::sort(ids.begin(), ids.begin() + n, [&](std::uint8_t a, std::uint8_t b) {
       const std::uint64_t sa = sig.of(k, a), sb = sig.of(k, b);
       return sa != sb ? sa < sb : a < b;
@@ -188,7 +228,8 @@ class Canonicalizer {
   /// Marks as alone the runs whose ids `s` cannot tell apart (every swap of
   /// neighbours in the run fixes s: they generate all orders of the run, so
   /// each order gives the same candidates). True when some run is left to try.
-  bool drop_interchangeable_runs(const State& s, const Order& order, Runs& runs) const {
+  /// `orders` (if given) is multiplied by the number of orders of the runs dropped.
+  bool drop_interchangeable_runs(const State& s, const Order& order, Runs& runs, std::uint64_t* orders) const {
     bool left = false;
     for (std::size_t k = 0; k < kinds; ++k) {
       int start = 0;
@@ -198,6 +239,8 @@ class Canonicalizer {
         if (end - start > 1) {
           if (swaps_fix(s, k, order[k], start, end)) {
             for (int i = start; i < end; ++i) runs[k][static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(i);
+            if (orders != nullptr)
+              for (int i = 2; i <= end - start; ++i) *orders *= static_cast<std::uint64_t>(i);
           } else {
             left = true;
           }
@@ -221,17 +264,18 @@ class Canonicalizer {
     return true;
   }
 
-  /// The renaming that gives the id at sorted position r the new index r.
+  /// The renaming that gives the id at sorted position r the new index first + r.
   Perm renaming(const Order& order) const {
     Perm p = Perm::identity();
     for (std::size_t k = 0; k < kinds; ++k)
-      for (int r = 0; r < counts_[k]; ++r) p.to[k][order[k][static_cast<std::size_t>(r)]] = static_cast<std::uint8_t>(r);
+      for (int r = 0; r < counts_[k]; ++r)
+        p.to[k][order[k][static_cast<std::size_t>(r)]] = static_cast<std::uint8_t>(sym_.firsts[k] + r);
     return p;
   }
   void apply(State& s, const Order& order) const {
     bool identity = true;
     for (std::size_t k = 0; k < kinds; ++k)
-      for (int r = 0; r < counts_[k]; ++r) identity = identity && order[k][static_cast<std::size_t>(r)] == r;
+      for (int r = 0; r < counts_[k]; ++r) identity = identity && order[k][static_cast<std::size_t>(r)] == sym_.firsts[k] + r;
     if (!identity) permute(s, renaming(order));
   }
 
@@ -264,6 +308,7 @@ class Canonicalizer {
     return false;
   }
 
+  symmetry_t<Tags...> sym_;
   std::array<int, kinds> counts_;
 };
 

@@ -29,11 +29,18 @@ struct symmetry_types<State, symmetry_t<Tags...>> {
   using canonicalizer = Canonicalizer<State, Tags...>;
   using perm = permutation<Tags...>;
   /// Kind k's id prefix and the names of its first and last symmetric ids.
-  static SymmetryKind describe(std::size_t k, int count) {
+  static SymmetryKind describe(std::size_t k, int first, int count) {
     SymmetryKind out;
     std::size_t i = 0;
-    ((i++ == k ? (out = SymmetryKind{std::string(Tags::prefix), id<Tags>(0).name(),
-                                     id<Tags>(count > 0 ? count - 1 : 0).name(), count}, 0) : 0), ...);
+    ((i++ == k ? (out = SymmetryKind{std::string(Tags::prefix), id<Tags>(first).name(),
+                                     id<Tags>(count > 0 ? first + count - 1 : first).name(), first, count}, 0) : 0), ...);
+    return out;
+  }
+  /// Kind k's tag name for messages: its prefix.
+  static std::string prefix(std::size_t k) {
+    std::string out;
+    std::size_t i = 0;
+    ((i++ == k ? (out = std::string(Tags::prefix), 0) : 0), ...);
     return out;
   }
 };
@@ -88,8 +95,9 @@ class Model {
       o.plain_expand = &expand<false>;
       o.canonicalize = &canonicalize;
       o.transpose = &transpose;
+      o.stabilizer = &stabilizer;
       for (std::size_t k = 0; k < Spec::symmetry_type::kinds; ++k)
-        o.symmetry.push_back(Sym::describe(k, spec_.symmetry.counts[k]));
+        o.symmetry.push_back(Sym::describe(k, spec_.symmetry.firsts[k], spec_.symmetry.counts[k]));
     }
     return o;
   }
@@ -110,13 +118,17 @@ class Model {
  private:
   using Sym = symmetry_types<State, typename Spec::symmetry_type>;
 
-  /// The symmetry's canonicalizer; throws config_error for a count out of 0..max_symmetric_ids.
+  /// The symmetry's canonicalizer; throws config_error for a range outside 0..max_symmetric_ids.
   static typename Sym::canonicalizer checked_symmetry(const Spec& spec) {
-    for (const int count : spec.symmetry.counts)
-      if (count < 0 || count > max_symmetric_ids)
-        throw config_error("spec '" + std::string(spec.name) + "': symmetric<...>(" + std::to_string(count) +
-                           ") is out of 0.." + std::to_string(max_symmetric_ids));
-    return typename Sym::canonicalizer(spec.symmetry.counts);
+    for (std::size_t k = 0; k < spec.symmetry.counts.size(); ++k) {
+      const int first = spec.symmetry.firsts[k], count = spec.symmetry.counts[k];
+      if (first < 0 || count < 0 || first + count > max_symmetric_ids)
+        throw config_error("spec '" + std::string(spec.name) + "': symmetric<" + Sym::prefix(k) + ">(" +
+                           std::to_string(first) + ", " + std::to_string(count) + ") must name ids within 0.." +
+                           std::to_string(max_symmetric_ids - 1) + ": give first >= 0, count >= 0 and first + count <= " +
+                           std::to_string(max_symmetric_ids));
+    }
+    return typename Sym::canonicalizer(spec.symmetry);
   }
 
   static const Model& self(const void* m) { return *static_cast<const Model*>(m); }
@@ -328,7 +340,17 @@ class Model {
     return tried;
   }
 
-  /// Swaps ids a and b of symmetric kind `kind` in the state (the self-checks' renamings).
+  /// The renamings that fix a representative, 0 when too many to count (Canonicalizer::stabilizer).
+  static std::uint64_t stabilizer(const void* m, const std::byte* state) {
+    std::uint64_t fixing = 0;
+    as_std_exception([&] {
+      fixing = self(m).canon_.stabilizer(*std::launder(reinterpret_cast<const State*>(state)), max_stabilizer_candidates);
+      return true;
+    });
+    return fixing;
+  }
+
+  /// Swaps ids a and b (indices) of symmetric kind `kind` in the state (the self-checks' renamings).
   static void transpose(const void*, std::byte* state, std::uint32_t kind, int a, int b) {
     typename Sym::perm p = Sym::perm::identity();
     p.to[kind][static_cast<std::size_t>(a)] = static_cast<std::uint8_t>(b);

@@ -70,8 +70,13 @@ struct SymmetryKind {
   std::string prefix;
   std::string first;
   std::string last;
+  int first_index = 0;  // the 0-based index of `first`
   int count = 0;
 };
+
+/// The most candidate renamings tried to count a representative's stabilizer
+/// (beyond it, the states an orbit stands for are reported as unknown).
+inline constexpr std::uint64_t max_stabilizer_candidates = 5040;
 
 struct ModelOps {
   const void* model = nullptr;
@@ -114,7 +119,10 @@ struct ModelOps {
   std::vector<SymmetryKind> symmetry;
   /// Replaces a state by its orbit's representative; returns the candidate renamings tried.
   std::uint64_t (*canonicalize)(const void* model, std::byte* state) = nullptr;
-  /// Swaps ids a and b of symmetric kind `kind` in a state.
+  /// The renamings that leave a representative unchanged; 0 when not counted
+  /// (its orbit holds group size / this many states). Called once per new state.
+  std::uint64_t (*stabilizer)(const void* model, const std::byte* state) = nullptr;
+  /// Swaps ids a and b (0-based indices) of symmetric kind `kind` in a state.
   void (*transpose)(const void* model, std::byte* state, std::uint32_t kind, int a, int b) = nullptr;
   /// initial and expand without canonicalization (--no-symmetry).
   void (*plain_initial)(const void* model, Worker& w) = nullptr;
@@ -129,6 +137,7 @@ inline ModelOps without_symmetry(ModelOps ops) {
   ops.symmetry.clear();
   ops.canonicalize = nullptr;
   ops.transpose = nullptr;
+  ops.stabilizer = nullptr;
   return ops;
 }
 
