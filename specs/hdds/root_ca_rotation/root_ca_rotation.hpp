@@ -11,6 +11,23 @@
 
 namespace specs::hdds::root_ca_rotation {
 
+/// Whether a flush of s can still be observed: only a later loss of memory
+/// rolls back to it. That is a crash (budget left; never the leader, unless it
+/// can still step down) or the null newSubCACertId exit, which needs s to
+/// apply a COMMIT of a newer root than its own while newSubCACertId is null.
+/// Once it is set, only a PREPARE clears it: one still to apply, or one of a
+/// rotation not yet started. The leader without leader changes never exits:
+/// it applies COMMIT only of its own rotation, after its own task set the id.
+inline bool flush_observable(const State& st, ScmId s, const Config& c) {
+  const ScmView& v = st.scm[s];
+  if (st.crashes_left > 0 && (s != st.leader || st.leader_changes_left > 0)) return true;
+  if (v.root >= c.rotations || (s == st.leader && !c.leader_change)) return false;
+  if (!v.cert_id || st.round < c.rotations) return true;
+  for (int i = v.applied; i < st.log.size(); ++i)
+    if (st.log[i].kind == EntryKind::prepare) return true;
+  return false;
+}
+
 inline auto make_spec(const Config& c) {
   const int n = c.scms;
   const bool split = c.scenario == Scenario::split_task;
@@ -115,15 +132,12 @@ inline auto make_spec(const Config& c) {
               })),
           // Environment: the transaction buffer flush persists the applied index.
           // A no-op flush is left out. flush=observable also leaves out the
-          // flushes no crash can roll back to: those after the last crash, and
-          // the leader's once it can no longer step down (a leader never crashes).
+          // flushes nothing can roll back to (see flush_observable).
           statecheck::action(
               "Flush", scm,
               [c](const State& st, ScmId s) {
                 const ScmView& v = st.scm[s];
-                if (c.flush == FlushRule::observable &&
-                    (st.crashes_left == 0 || (s == st.leader && st.leader_changes_left == 0)))
-                  return false;
+                if (c.flush == FlushRule::observable && !flush_observable(st, s, c)) return false;
                 return v.up && v.flushed < v.applied;
               },
               [](State& st, ScmId s) {
