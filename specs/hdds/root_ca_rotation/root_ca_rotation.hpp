@@ -18,10 +18,13 @@ namespace specs::hdds::root_ca_rotation {
 /// Once it is set, only a PREPARE clears it: one still to apply, or one of a
 /// rotation not yet started. The leader without leader changes never exits:
 /// it applies COMMIT only of its own rotation, after its own task set the id.
+/// Without any crash nobody exits either: a COMMIT is submitted only after
+/// every SCM's task acked its root, setting the id, and without a duplicate
+/// ack nothing clears it before that SCM applies the COMMIT.
 inline bool flush_observable(const State& st, ScmId s, const Config& c) {
   const ScmView& v = st.scm[s];
   if (st.crashes_left > 0 && (s != st.leader || st.leader_changes_left > 0)) return true;
-  if (v.root >= c.rotations || (s == st.leader && !c.leader_change)) return false;
+  if (c.crashes == 0 || v.root >= c.rotations || (s == st.leader && !c.leader_change)) return false;
   if (!v.cert_id || st.round < c.rotations) return true;
   for (int i = v.applied; i < st.log.size(); ++i)
     if (st.log[i].kind == EntryKind::prepare) return true;
