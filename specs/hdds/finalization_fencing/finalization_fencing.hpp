@@ -26,13 +26,13 @@ inline auto make_spec(const Config& c) {
           sc::action(
               "SendFinalizeToDn", scm, dn,
               [c](const State& s, ScmId m, Dn d) { return send_finalize_enabled(c, s, m, d); },
-              [c](State& s, ScmId, Dn d) { send_finalize(c, s, d); }),
+              [c](State& s, ScmId, Dn d) { send_finalize(c, s, d); }).sends("dn"),
           sc::action(
               "DnRestart", restartable, [c](const State& s, Dn d) { return dn_restart_enabled(c, s, d); },
               [c](State& s, Dn d) { dn_restart(c, s, d); }),
           sc::action(
               "Register", dn, scm, [c](const State& s, Dn d, ScmId m) { return register_enabled(c, s, d, m); },
-              [c](State& s, Dn d, ScmId m) { register_dn(c, s, d, m); }),
+              [c](State& s, Dn d, ScmId m) { register_dn(c, s, d, m); }).sends("dn"),
           // Leader change exists only in scenario=leader-change.
           sc::when(lc, sc::action(
               "ElectLeader", scm, [](const State& s, ScmId m) { return elect_enabled(s, m); },
