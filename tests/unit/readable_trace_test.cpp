@@ -38,14 +38,10 @@ auto make_spec() {
 }  // namespace
 
 TEST_CASE("readable trace: the shortest trace with the fewest actor switches, for any thread count", "[trace]") {
-  // Hand derivation (states as (phase of w1, phase of w2)). The first trace
-  // found is the smallest sequence of transition ids: Prepare(w1), Prepare(w2),
-  // Commit(w1), Commit(w2) (0 1 2 3), lanes w1 w2 w1 w2: 3 switches. Two
-  // shortest traces switch once: w1 w1 w2 w2 (0 2 1 3) and w2 w2 w1 w1
-  // (1 3 0 2). Ties go to the smallest (predecessor rank, transition id): (2, 2)
-  // is reached from (2, 1) (rank 0 of its level) by Commit(w2) before (1, 2)
-  // (rank 1); (2, 1) with last actor w2 and one switch comes from (2, 0) by
-  // Prepare(w2), and (2, 0) only from (1, 0) by Commit(w1).
+  // Hand derivation. The first trace found is the smallest sequence of
+  // transition ids: Prepare(w1), Prepare(w2), Commit(w1), Commit(w2) (0 1 2 3),
+  // lanes w1 w2 w1 w2: 3 switches. Two shortest traces switch once: w1 w1 w2 w2
+  // (0 2 1 3) and w2 w2 w1 w1 (1 3 0 2); the tie goes to the smaller sequence.
   statecheck::CheckOptions first = test::options(1);
   first.trace = statecheck::CheckOptions::TracePolicy::first_found;
   const statecheck::CheckResult found = test::check_all_threads(make_spec(), first);

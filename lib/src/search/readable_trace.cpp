@@ -15,9 +15,11 @@ namespace statecheck::detail {
 
 namespace {
 
-/// One way to reach a state with the least switches, ending with `actor`.
+/// One way to reach a state with the least switches, ending with `actor`:
+/// the smallest sequence of transition ids among those the pass compares.
 struct Way {
   std::uint64_t pred;   // rank in the previous level
+  std::uint64_t order;  // its sequence's place among all ways of its level (0: smallest)
   std::uint32_t tid;
   std::uint32_t actor;  // index into the pass's actor names
 };
@@ -31,10 +33,12 @@ struct LevelBest {
   std::size_t bytes() const { return switches.size() * 4 + first.size() * 8 + ways.size() * sizeof(Way); }
 };
 
-/// An edge into the next level, with the switch count it brings.
+/// An edge into the next level: the switches of the best way along it, and
+/// the order of the predecessor's way it extends.
 struct Edge {
   std::uint64_t to;
   std::uint64_t from;
+  std::uint64_t from_order;
   std::uint32_t tid;
   std::uint32_t actor;
   std::uint32_t cost;
@@ -70,7 +74,8 @@ class Pass {
   States next_states(const States& current, const std::vector<TraceLog::Step>& records);
   std::vector<Edge> edges(std::uint32_t level, const States& current, const States& next, std::uint64_t next_count);
   LevelBest weigh(std::vector<Edge> edges, std::uint64_t count);
-  std::uint32_t cost(std::uint32_t level, std::uint64_t from, std::uint32_t actor) const;
+  /// The way of state `from` (of `level`) that a step by `actor` extends best.
+  const Way* extended(std::uint32_t level, std::uint64_t from, std::uint32_t actor) const;
   const Way& way_with(const LevelBest& best, std::uint64_t state, std::uint32_t actor) const;
 
   const ModelOps& ops_;
@@ -117,12 +122,9 @@ States Pass::next_states(const States& current, const std::vector<TraceLog::Step
   return s;
 }
 
-std::uint32_t Pass::cost(std::uint32_t level, std::uint64_t from, std::uint32_t actor) const {
-  if (level == 1) return 0;  // the first step switches from no one
-  const LevelBest& b = best_[level];
-  for (std::uint64_t w = b.first[from]; w < b.first[from + 1]; ++w)
-    if (b.ways[w].actor == actor) return b.switches[from];
-  return b.switches[from] + 1;
+const Way* Pass::extended(std::uint32_t level, std::uint64_t from, std::uint32_t actor) const {
+  if (level == 1) return nullptr;  // an initial state: no step yet, no switch
+  return &way_with(best_[level], from, actor);
 }
 
 std::vector<Edge> Pass::edges(std::uint32_t level, const States& current, const States& next, std::uint64_t next_count) {
@@ -145,7 +147,11 @@ std::vector<Edge> Pass::edges(std::uint32_t level, const States& current, const 
       auto it = std::lower_bound(index.begin(), index.end(), std::pair<std::uint64_t, std::uint64_t>{lo, 0});
       for (; it != index.end() && it->first == lo; ++it) {
         if (!ops_.equal(next.at(it->second), next_.get())) continue;
-        out.push_back({it->second, p, t, actor_of_tid_[t], cost(level, p, actor_of_tid_[t])});
+        const std::uint32_t actor = actor_of_tid_[t];
+        const Way* way = extended(level, p, actor);
+        // Initial states are ranked by combination: their rank is their order.
+        const std::uint32_t cost = way == nullptr ? 0 : best_[level].switches[p] + (way->actor == actor ? 0 : 1);
+        out.push_back({it->second, p, way == nullptr ? p : way->order, t, actor, cost});
         break;
       }
     }
@@ -154,8 +160,9 @@ std::vector<Edge> Pass::edges(std::uint32_t level, const States& current, const 
 }
 
 LevelBest Pass::weigh(std::vector<Edge> edges, std::uint64_t count) {
-  std::sort(edges.begin(), edges.end(),
-            [](const Edge& a, const Edge& b) { return std::tie(a.to, a.from, a.tid) < std::tie(b.to, b.from, b.tid); });
+  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) {
+    return std::tie(a.to, a.from_order, a.tid) < std::tie(b.to, b.from_order, b.tid);
+  });
   LevelBest b;
   b.switches.assign(static_cast<std::size_t>(count), 0);
   b.first.assign(static_cast<std::size_t>(count) + 1, 0);
@@ -171,17 +178,26 @@ LevelBest Pass::weigh(std::vector<Edge> edges, std::uint64_t count) {
       if (edges[i].cost != least) continue;
       const auto known = std::find_if(b.ways.begin() + static_cast<std::ptrdiff_t>(b.first[s]), b.ways.end(),
                                       [&](const Way& w) { return w.actor == edges[i].actor; });
-      if (known == b.ways.end()) b.ways.push_back({edges[i].from, edges[i].tid, edges[i].actor});
+      // Edges come smallest sequence first: the first per actor is kept.
+      if (known == b.ways.end()) b.ways.push_back({edges[i].from, edges[i].from_order, edges[i].tid, edges[i].actor});
     }
   }
   b.first[count] = b.ways.size();
+  // Each way's sequence extends its predecessor's, so (that one's order,
+  // transition id) orders the level's sequences; `order` held the former.
+  std::vector<std::uint64_t> by_sequence(b.ways.size());
+  for (std::size_t w = 0; w < by_sequence.size(); ++w) by_sequence[w] = w;
+  std::sort(by_sequence.begin(), by_sequence.end(), [&](std::uint64_t x, std::uint64_t y) {
+    return std::tie(b.ways[x].order, b.ways[x].tid) < std::tie(b.ways[y].order, b.ways[y].tid);
+  });
+  for (std::size_t place = 0; place < by_sequence.size(); ++place) b.ways[by_sequence[place]].order = place;
   return b;
 }
 
 const Way& Pass::way_with(const LevelBest& best, std::uint64_t state, std::uint32_t actor) const {
   for (std::uint64_t w = best.first[state]; w < best.first[state + 1]; ++w)
     if (best.ways[w].actor == actor) return best.ways[w];
-  return best.ways[best.first[state]];  // the smallest (predecessor, transition id): one switch here
+  return best.ways[best.first[state]];  // the smallest sequence (ways are kept in that order): one switch more
 }
 
 std::optional<ReadablePath> Pass::run(const std::vector<std::uint64_t>& targets, std::string& note) {
@@ -206,11 +222,13 @@ std::optional<ReadablePath> Pass::run(const std::vector<std::uint64_t>& targets,
     kept += best_[level + 1].bytes();
     current = std::move(next);
   }
-  // The violating state with the fewest switches (the smallest rank on a tie), then back to an initial state.
+  // The violating state with the fewest switches (the smallest sequence on a tie), then back to an initial state.
   const LevelBest& end = best_[last];
   std::uint64_t target = targets.front();
   for (std::uint64_t t : targets)
-    if (end.switches[t] < end.switches[target]) target = t;
+    if (end.switches[t] < end.switches[target] ||
+        (end.switches[t] == end.switches[target] && end.ways[end.first[t]].order < end.ways[end.first[target]].order))
+      target = t;
   ReadablePath chosen{std::vector<std::uint32_t>(last), target, end.switches[target]};
   std::uint64_t state = target;
   const Way* way = &end.ways[end.first[state]];

@@ -12,10 +12,13 @@
 // actor" needs only those: arriving with another actor costs one switch more,
 // never less, so the pass is exact with one small list per state.
 //
-// Deterministic for any thread count: the levels, their ranks and the order in
-// which edges are weighed (predecessor rank, then transition id) depend only
-// on the spec; ties keep the smallest (predecessor rank, transition id), then
-// the violating state of smallest rank.
+// Deterministic for any thread count: the levels and their ranks depend only
+// on the spec, and ties go to the smallest sequence of transition ids (the
+// initial combination first). Each kept way records its sequence's place among
+// the level's ways, so the next level orders its own by (that place,
+// transition id) without comparing whole paths. The comparison is among the
+// kept ways: a prefix one switch worse than a state's best is not kept, even
+// where a later step would make it tie.
 #pragma once
 
 #include <cstddef>
