@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "statecheck/statecheck.hpp"
+#include "examples/lost_update/lost_update.hpp"
 #include "support/check_helpers.hpp"
 
 namespace {
@@ -50,7 +51,9 @@ TEST_CASE("readable trace: the shortest trace with the fewest actor switches, fo
   CHECK(test::labels(found.violation->trace) ==
         std::vector<std::string>{"Prepare(w=w1)", "Prepare(w=w2)", "Commit(w=w1)", "Commit(w=w2)"});
 
-  const statecheck::CheckResult readable = test::check_all_threads(make_spec());
+  statecheck::CheckOptions fewest = test::options(1);
+  fewest.trace = statecheck::CheckOptions::TracePolicy::fewest_switches;
+  const statecheck::CheckResult readable = test::check_all_threads(make_spec(), fewest);
   REQUIRE(readable.violation);
   CHECK(readable.trace_policy == "fewest-switches");
   CHECK(readable.warnings.empty());
@@ -76,9 +79,25 @@ TEST_CASE("readable trace: symmetry keeps the first trace found, and the result 
       statecheck::invariants(statecheck::invariant(
           "Unfinished", [](const State& s) { return s.phase[WorkerId(0)] < 2 || s.phase[WorkerId(1)] < 2; })),
       statecheck::symmetric<Worker>(2));
-  const statecheck::CheckResult r = test::check_all_threads(spec);
+  statecheck::CheckOptions fewest = test::options(1);
+  fewest.trace = statecheck::CheckOptions::TracePolicy::fewest_switches;
+  const statecheck::CheckResult r = test::check_all_threads(spec, fewest);
   REQUIRE(r.violation);
   CHECK(r.violation->length() == 4);
   CHECK(r.trace_policy == "first-found");
   CHECK(r.warnings.empty());  // not on every run of a symmetric spec
+}
+
+TEST_CASE("readable trace: the library's default, on the README's lost update", "[trace]") {
+  CHECK(statecheck::CheckOptions{}.trace == statecheck::CheckOptions::TracePolicy::fewest_switches);
+  statecheck::CheckOptions fewest = test::options(1);
+  fewest.trace = statecheck::CheckOptions::TracePolicy::fewest_switches;
+  const statecheck::CheckResult r = test::check_all_threads(examples::lost_update::make_spec({2, false}), fewest);
+  REQUIRE(r.violation);
+  // Hand derivation: both clients read before either writes (4 steps). Read(c=0)
+  // is transition 0, Read(c=1) 1, Write(c=0) 2, Write(c=1) 3. The first found,
+  // 0 1 2 3, switches clients 3 times; 0 1 3 2 and 1 0 2 3 switch twice, and
+  // 0 1 3 2 is the smaller sequence.
+  CHECK(test::labels(r.violation->trace) ==
+        std::vector<std::string>{"Read(c=0)", "Read(c=1)", "Write(c=1)", "Write(c=0)"});
 }

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <tuple>
 
 #include "report/trace_builder.hpp"
