@@ -6,6 +6,8 @@
 
 #include "statecheck/statecheck.hpp"
 #include "examples/lost_update/lost_update.hpp"
+#include "search/readable_trace.hpp"
+#include "statecheck/detail/model.hpp"
 #include "support/check_helpers.hpp"
 
 namespace {
@@ -100,4 +102,52 @@ TEST_CASE("readable trace: the library's default, on the README's lost update", 
   // 0 1 3 2 is the smaller sequence.
   CHECK(test::labels(r.violation->trace) ==
         std::vector<std::string>{"Read(c=0)", "Read(c=1)", "Write(c=1)", "Write(c=0)"});
+}
+
+namespace {
+
+/// The trace log of make_spec()'s search, written by hand from the derivation
+/// above (states as (phase of w1, phase of w2); a level sorted by (parent rank,
+/// transition id)): (0,0); (1,0) (0,1); (1,1) (2,0) (0,2); (2,1) (1,2); (2,2).
+void two_workers_log(statecheck::detail::TraceLog& log, std::uint32_t transitions) {
+  log.begin_level(1, 1, 1);
+  log.set(0, 0, 0);
+  const std::vector<std::vector<statecheck::detail::TraceLog::Step>> levels = {
+      {{0, 0}, {0, 1}}, {{0, 1}, {0, 2}, {1, 3}}, {{0, 2}, {0, 3}}, {{0, 3}}};
+  std::uint64_t parents = 1;
+  for (const auto& level : levels) {
+    log.begin_level(level.size(), parents, transitions);
+    for (std::size_t i = 0; i < level.size(); ++i) log.set(i, level[i].parent_rank, level[i].tid);
+    parents = level.size();
+  }
+}
+
+}  // namespace
+
+TEST_CASE("readable trace: the second pass on a hand-written log, and its --memory bound", "[trace]") {
+  const auto spec = make_spec();
+  const statecheck::detail::Model<decltype(spec)> model(spec);
+  statecheck::detail::TraceLog log;
+  two_workers_log(log, model.ops().transitions);
+  // The log reads back in one sweep as record by record.
+  for (std::uint32_t level = 1; level <= log.levels(); ++level) {
+    const auto records = log.records(level);
+    REQUIRE(records.size() == log.level_size(level));
+    for (std::uint64_t i = 0; i < records.size(); ++i) {
+      CHECK(records[i].parent_rank == log.get(level, i).parent_rank);
+      CHECK(records[i].tid == log.get(level, i).tid);
+    }
+  }
+  std::string note;
+  const auto chosen = statecheck::detail::fewest_switch_path(model.ops(), log, {0}, std::size_t{1} << 30, note);
+  REQUIRE(chosen);
+  CHECK(note.empty());
+  CHECK(chosen->path == std::vector<std::uint32_t>{0, 0, 2, 1, 3});  // combination 0, then the transition ids
+  CHECK(chosen->switches == 1);
+  CHECK(chosen->rank == 0);
+  // No room for the pass: no path, and a one-line note that says why and what is shown.
+  const auto none = statecheck::detail::fewest_switch_path(model.ops(), log, {0}, 0, note);
+  CHECK_FALSE(none);
+  CHECK_THAT(note, Catch::Contains("--memory") && Catch::Contains("first shortest trace found"));
+  CHECK(note.find('\n') == std::string::npos);
 }
