@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Opens the --html pages of bundled counterexamples in headless Chromium and
 checks what a person sees there (issue 19): the lanes, one event per step,
-the violated property and the breaking step highlighted, key stepping, no
-errors on the console.
+the message arrows between lanes, the violated property and the breaking
+step highlighted, key stepping, no errors on the console.
 
 The page has a test hook: opened with #selftest it presses the arrow keys
 itself and writes what its DOM then shows into <pre id="selftest">, which
@@ -51,6 +51,15 @@ def lane_of(step):
     return step["action"]
 
 
+def target_of(step):
+    """The lane a step's message reaches (action(...).sends("p")), or None."""
+    target = step.get("sends_to")
+    if not target or target not in step["params"]:
+        return None
+    value = step["params"][target]
+    return value if isinstance(value, str) else f"{target}={json.dumps(value)}"
+
+
 def leaves(value):
     if isinstance(value, (dict, list)) and len(value) > 0:
         items = value.values() if isinstance(value, dict) else value
@@ -61,13 +70,18 @@ def leaves(value):
 def expected_view(doc):
     trace = doc["violation"]["trace"]
     lanes = []
+    arrows = []
     for step in trace[1:]:
-        if lane_of(step) not in lanes:
-            lanes.append(lane_of(step))
+        for lane in (lane_of(step), target_of(step)):
+            if lane is not None and lane not in lanes:
+                lanes.append(lane)
+        if target_of(step) is not None and target_of(step) != lane_of(step):
+            arrows.append(f"{lane_of(step)}->{target_of(step)}")
     steps = len(trace) - 1
     return {
         "lanes": lanes,
         "events": len(trace),  # the initial state and one per step
+        "arrows": arrows,  # one per step that sends to another lane, in step order
         "breaking": [steps],
         "violated": [doc["violation"]["property"]],
         "visited": list(range(1, steps + 1)),
@@ -118,8 +132,12 @@ def check_case(exe, case):
         pinned = int(ARGS.pin_lanes[name])
         if len(report["lanes"]) != pinned:
             fail(name, f"{len(report['lanes'])} lanes, pinned {pinned}")
+    if ARGS.pin_arrows and name in ARGS.pin_arrows:
+        pinned = int(ARGS.pin_arrows[name])
+        if len(report["arrows"]) != pinned:
+            fail(name, f"{len(report['arrows'])} arrows, pinned {pinned}")
     print(f"{name}: {len(report['lanes'])} lanes ({', '.join(report['lanes'])}), "
-          f"{len(report['visited'])} steps, {report['violated'][0]} highlighted at step {report['breaking'][0]}")
+          f"{len(report['visited'])} steps, {len(report['arrows'])} arrows, {report['violated'][0]} highlighted at step {report['breaking'][0]}")
     if ARGS.screenshot == name:
         png = os.path.join(ARGS.out, name + ".png")
         subprocess.run(browser(exe, "--screenshot=" + png, "--window-size=1400,900", "file://" + os.path.abspath(page)),
@@ -138,8 +156,10 @@ def main():
     parser.add_argument("--screenshot")
     parser.add_argument("--pin-lanes", action="append", default=[], help="name=N: the lanes a case must show")
     parser.add_argument("cases", nargs="+")
+    parser.add_argument("--pin-arrows", action="append", default=[], help="name=N: the message arrows a case must show")
     ARGS = parser.parse_args()
     ARGS.pin_lanes = dict(p.split("=", 1) for p in ARGS.pin_lanes)
+    ARGS.pin_arrows = dict(p.split("=", 1) for p in ARGS.pin_arrows)
     exe = chromium()
     if exe is None:
         print("WARN: chromium is not installed: the browser test of the --html pages is skipped "

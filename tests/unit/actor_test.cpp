@@ -63,3 +63,39 @@ TEST_CASE("actor: a name that is no parameter is refused with the fix", "[actor]
                     Catch::Contains("Send") && Catch::Contains("actor(\"from\")") &&
                         Catch::Contains("not one of its parameters"));
 }
+
+namespace {
+
+// Send(by, to) declared to reach `to`: the --html page draws an arrow by->to.
+auto sending_spec(std::string_view target) {
+  const auto by = statecheck::ids<Node>("by", 2);
+  const auto to = statecheck::ids<Node>("to", 2);
+  return statecheck::spec<State>(
+      "sends", statecheck::init([](State&) {}),
+      statecheck::actions(
+          statecheck::action("Send", by, to, [](const State& s, NodeId, NodeId) { return s.sent == 0; },
+                             [](State& s, NodeId, NodeId) { s.sent = 1; })
+              .actor("by")
+              .sends(target),
+          statecheck::action("Tick", [](const State& s) { return s.sent == 1; }, [](State& s) { s.sent = 2; })),
+      statecheck::invariants(statecheck::invariant("Quiet", [](const State& s) { return s.sent < 2; })));
+}
+
+}  // namespace
+
+TEST_CASE("sends: the declared target is carried on each step of its action only", "[actor]") {
+  const statecheck::CheckResult r = test::check_all_threads(sending_spec("to"));
+  REQUIRE(r.violation);
+  const auto& trace = r.violation->trace;
+  REQUIRE(test::labels(trace) == std::vector<std::string>{"Send(by=n1, to=n1)", "Tick"});
+  CHECK(trace[0].target.empty());
+  CHECK(trace[1].actor == "by");
+  CHECK(trace[1].target == "to");
+  CHECK(trace[2].target.empty());  // Tick declares none
+}
+
+TEST_CASE("sends: a name that is no parameter is refused with the fix", "[actor]") {
+  CHECK_THROWS_WITH(statecheck::check(sending_spec("peer"), test::options(1)),
+                    Catch::Contains("Send") && Catch::Contains("sends(\"peer\")") &&
+                        Catch::Contains("not one of its parameters"));
+}

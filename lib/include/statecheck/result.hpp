@@ -61,6 +61,11 @@ struct CheckOptions {
   double progress_seconds = 0;          // 0: no progress lines
   std::vector<std::string> invariants;  // empty: all
   std::uint64_t self_check_states = 1000;  // run the spec self-checks on this many states (0: none)
+  /// Which of the shortest counterexamples of an invariant to print: the one
+  /// with the fewest switches between actors (a second pass once a violation
+  /// is found: search/readable_trace.cpp), or the first one found.
+  enum class TracePolicy { fewest_switches, first_found };
+  TracePolicy trace = TracePolicy::fewest_switches;
 };
 
 /// One step of a trace: the transition taken (none for the initial state) and
@@ -71,6 +76,7 @@ struct TraceStep {
   std::vector<std::pair<std::string, Value>> params;
   Value state;
   std::string actor;   // the parameter naming who acts ("" when none): ModelOps::action_actors
+  std::string target;  // the parameter naming whom the step reaches ("" when none): ModelOps::action_targets
 };
 
 struct Violation {
@@ -166,6 +172,9 @@ struct CheckResult {
   std::uint32_t resumed_from_level = 0;  // the checkpoint's level when resumed, else 0
   std::string checkpoint_written;        // the last checkpoint file written, if any
   std::vector<std::string> warnings;
+  /// How the printed counterexample was chosen among the shortest ones:
+  /// "fewest-switches" or "first-found" (CheckOptions::trace); "" without one.
+  std::string trace_policy;
 };
 
 }  // namespace statecheck

@@ -175,6 +175,7 @@ struct action_t {
   Choice choice{};      // no_choice, or each_t / each_in_t after the parameters
   static constexpr bool has_choice = !std::is_same_v<Choice, no_choice>;
   std::string_view actor_param = {};  // the parameter naming who acts (see actor())
+  std::string_view sends_param = {};  // the parameter naming whom it reaches (see sends())
 
   /// Declares which parameter is the actor taking this step, for the lanes of
   /// `--html` pages: `action("Vote", voter, peer, guard, effect).actor("v")`.
@@ -183,6 +184,16 @@ struct action_t {
   action_t actor(std::string_view param_name) const {
     action_t a = *this;
     a.actor_param = param_name;
+    return a;
+  }
+
+  /// Declares which parameter names the actor a message (or a shared-state
+  /// effect) of this step reaches; `--html` pages draw an arrow from the
+  /// actor's lane to that one: `action("Send", from, to, guard, effect)
+  /// .actor("from").sends("to")`. Refused like actor() when not a parameter.
+  action_t sends(std::string_view param_name) const {
+    action_t a = *this;
+    a.sends_param = param_name;
     return a;
   }
 };

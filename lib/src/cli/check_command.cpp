@@ -33,6 +33,7 @@ struct CheckArgs {
   double progress = 10;
   bool exact = false;
   bool no_symmetry = false;
+  std::string trace = "fewest-switches";
   std::uint64_t self_check = CheckOptions{}.self_check_states;
   bool coverage = false;
   std::string graph_file;
@@ -100,6 +101,8 @@ int run_check(const CheckArgs& a) {
   o.max_depth = a.max_depth;
   o.exact = a.exact;
   o.symmetry = !a.no_symmetry;
+  o.trace = a.trace == "shortest-first-found" ? CheckOptions::TracePolicy::first_found
+                                              : CheckOptions::TracePolicy::fewest_switches;
   o.self_check_states = a.self_check;
   o.progress_seconds = a.spec.quiet ? 0 : a.progress;
   if (a.checkpoint_every > 0 && a.checkpoint.empty())
@@ -199,6 +202,10 @@ Command add_check_command(CLI::App& app, bool single_spec) {
       ->check(number_in(0, 86400));
   cmd->add_flag("--exact", a->exact, "store full states instead of fingerprints (for validation)");
   cmd->add_flag("--no-symmetry", a->no_symmetry, "explore every renaming of the spec's symmetric ids separately (for comparison)");
+  cmd->add_option("--trace", a->trace,
+                  "which shortest counterexample to print: fewest-switches (default: the one that changes actor least "
+                  "often) or shortest-first-found (the first the search found)")
+      ->check(CLI::IsMember({"fewest-switches", "shortest-first-found"}));
   cmd->add_option("--self-check", a->self_check,
                   "check determinism, canonical encoding and pure properties on the first N states (0: off; default 1000)")
       ->check(integer_in(0, std::uint64_t{1} << 40));

@@ -115,6 +115,7 @@ TraceStep ModelView::trace_step(std::uint32_t tid, const OwnedState& before, con
   step.action = info.action_name;
   step.params = info.params;
   step.actor = ops_.action_actors[info.action];
+  step.target = ops_.action_targets[info.action];
   step.state = value(after);
   return step;
 }

@@ -39,6 +39,15 @@ std::string resolve_actor(std::string_view spec, std::string_view action, std::s
   return std::string(declared);
 }
 
+std::string resolve_target(std::string_view spec, std::string_view action, std::string_view declared,
+                           const std::vector<std::string_view>& params) {
+  if (declared.empty()) return {};
+  if (std::find(params.begin(), params.end(), declared) == params.end())
+    throw config_error(part_name(spec, action) + " declares sends(\"" + std::string(declared) +
+                       "\"), which is not one of its parameters; name one of them");
+  return std::string(declared);
+}
+
 std::string constants_text(const std::vector<ConstantInfo>& constants, const std::vector<int>& values) {
   std::string s;
   for (std::size_t i = 0; i < constants.size() && i < values.size(); ++i)

@@ -7,6 +7,7 @@
 #include "statecheck/version.hpp"
 
 #include "report/json_value.hpp"
+#include "report/trace_builder.hpp"
 
 namespace statecheck {
 
@@ -46,6 +47,7 @@ ordered_json trace_json(const std::vector<TraceStep>& trace) {
                          {"action", i == 0 ? ordered_json(nullptr) : ordered_json(s.action)},
                          {"params", params}};
     if (i != 0 && !s.actor.empty()) step["actor"] = s.actor;  // optional: the parameter naming who acts
+    if (i != 0 && !s.target.empty()) step["sends_to"] = s.target;  // optional: the parameter naming whom it reaches
     step["state"] = value_json(s.state);
     steps.push_back(std::move(step));
   }
@@ -180,6 +182,10 @@ ordered_json check_document(const CheckResult& r, const RunInfo& info) {
                         {"property", r.violation->property},
                         {"length", r.violation->length()},
                         {"trace", trace_json(r.violation->trace)}};
+    if (!r.trace_policy.empty()) {  // how this trace was chosen among the shortest, and what it scores
+      doc["violation"]["trace_policy"] = r.trace_policy;
+      doc["violation"]["actor_switches"] = detail::actor_switches(r.violation->trace);
+    }
   }
   if (r.error) {
     doc["error"] = {{"message", r.error->message},

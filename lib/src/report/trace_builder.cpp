@@ -19,6 +19,22 @@ std::string transition_label(const TransitionInfo& info) {
   return label + ')';
 }
 
+std::string lane_of(const std::string& actor, const std::string& action,
+                    const std::vector<std::pair<std::string, Value>>& params) {
+  for (const auto& [name, value] : params)
+    if (!actor.empty() && name == actor) return value.kind == Value::Kind::name ? value_text(value) : name + "=" + value_text(value);
+  return "action " + action;
+}
+
+std::uint64_t actor_switches(const std::vector<TraceStep>& trace) {
+  std::uint64_t switches = 0;
+  for (std::size_t i = 2; i < trace.size(); ++i)
+    if (lane_of(trace[i].actor, trace[i].action, trace[i].params) !=
+        lane_of(trace[i - 1].actor, trace[i - 1].action, trace[i - 1].params))
+      ++switches;
+  return switches;
+}
+
 bool TraceBuilder::visited(const std::byte* state) const {
   const std::size_t scratch_size = ops_.encoding_size == 0 ? 1 : ops_.encoding_size;
   std::unique_ptr<std::byte[]> scratch(new std::byte[scratch_size]);
@@ -111,6 +127,7 @@ std::vector<TraceStep> TraceBuilder::build(const std::vector<std::uint32_t>& pat
       step.action = info.action_name;
       step.params = info.params;
       step.actor = ops_.action_actors[info.action];
+      step.target = ops_.action_targets[info.action];
       step.state = ops_.to_value(ops_.model, state.get());
       steps.push_back(std::move(step));
     }

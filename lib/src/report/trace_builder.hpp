@@ -20,6 +20,15 @@ namespace statecheck::detail {
 /// "Name(p=v, q=w)", or "Name" without parameters.
 std::string transition_label(const TransitionInfo& info);
 
+/// The lane (actor) a step belongs to, as the HTML page draws it: the actor
+/// parameter's value (a named id as itself, "s1"; another value as "c=1"),
+/// else the action's name ("action Tick" cannot clash with an id).
+std::string lane_of(const std::string& actor, const std::string& action,
+                    const std::vector<std::pair<std::string, Value>>& params);
+
+/// How often a trace's consecutive steps change lanes (the first step counts none).
+std::uint64_t actor_switches(const std::vector<TraceStep>& trace);
+
 class TraceBuilder {
  public:
   TraceBuilder(const ModelOps& ops, const VisitedSet* visited, const ExactSet* exact)

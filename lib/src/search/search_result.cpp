@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "report/trace_builder.hpp"
+#include "search/readable_trace.hpp"
 #include "search/search_state.hpp"
 
 namespace statecheck::detail {
@@ -39,12 +40,14 @@ void SearchState::merge_outcome(CheckOutcome& best, const CheckOutcome& o) {
     best.goal_ranks[g] = std::min(best.goal_ranks[g], o.goal_ranks[g]);
 }
 
-std::vector<TraceStep> SearchState::trace_to(Location at, bool compare_last, std::vector<std::byte>* last_state) {
+std::vector<TraceStep> SearchState::trace_to(Location at, bool compare_last, std::vector<std::byte>* last_state,
+                                             std::vector<std::uint32_t> path) {
   std::string problem;
   const std::byte* last = compare_last ? frontier.get() + at.rank * frontier_stride : nullptr;
   std::vector<TraceStep> steps;
   try {
-    steps = TraceBuilder(ops, visited.get(), exact.get()).build(log.path(at.level, at.rank), problem, last, last_state);
+    if (path.empty()) path = log.path(at.level, at.rank);
+    steps = TraceBuilder(ops, visited.get(), exact.get()).build(path, problem, last, last_state);
   } catch (const std::runtime_error& e) {  // the spilled trace log could not be read back: an I/O stop, not the spec's fault
     const std::string found = result.violation ? "a violation of " + result.violation->property
                                                : result.error ? "a spec error" : "a result";
@@ -61,10 +64,56 @@ std::vector<TraceStep> SearchState::trace_to(Location at, bool compare_last, std
   return steps;
 }
 
+std::vector<std::uint64_t> SearchState::violating_ranks(std::uint32_t invariant) const {
+  std::vector<std::uint64_t> ranks;
+  CheckOutcome out;
+  out.goal_ranks.assign(ops.goal_names.size(), CheckOutcome::none);
+  for (std::uint64_t from = 0; from < frontier_count; from = out.violation_rank + 1) {
+    out.violation_rank = CheckOutcome::none;
+    const StateChunk rest{frontier.get() + from * frontier_stride, frontier_stride,
+                          static_cast<std::size_t>(frontier_count - from), from};
+    ops.check(ops.model, rest, std::uint64_t{1} << invariant, out);
+    if (out.violation_rank == CheckOutcome::none || out.error_rank != CheckOutcome::none) break;
+    ranks.push_back(out.violation_rank);
+  }
+  return ranks;
+}
+
+std::vector<std::uint32_t> SearchState::readable_path(const std::string& property, Location& at) {
+  result.trace_policy = "first-found";
+  if (options.trace != CheckOptions::TracePolicy::fewest_switches || log.levels() != at.level || at.level < 3) {
+    if (options.trace == CheckOptions::TracePolicy::fewest_switches && at.level < 3)
+      result.trace_policy = "fewest-switches";  // at most one step: nothing to choose
+    return {};
+  }
+  const auto named = std::find(ops.invariant_names.begin(), ops.invariant_names.end(), property);
+  std::string note;
+  std::optional<ReadablePath> chosen;
+  try {
+    const std::vector<std::uint64_t> targets =
+        violating_ranks(static_cast<std::uint32_t>(named - ops.invariant_names.begin()));
+    const std::size_t held = memory_use().total();
+    const std::size_t room = budget.data_budget() > held ? budget.data_budget() - held : 0;
+    chosen = fewest_switch_path(ops, log, targets, room, note);
+  } catch (const std::exception& e) {
+    note = std::string("the most readable trace was not computed (") + e.what() + "); the first shortest trace found is shown";
+  }
+  if (!chosen) {
+    if (!note.empty()) result.warnings.push_back(note);
+    return {};
+  }
+  result.trace_policy = "fewest-switches";
+  at.rank = chosen->rank;
+  return std::move(chosen->path);
+}
+
 void SearchState::report_violation(Violation::Kind kind, const std::string& property, Location at) {
   result.outcome = Outcome::violation;
   result.violation = Violation{kind, property, {}};
-  std::vector<TraceStep> steps = trace_to(at, true);
+  std::vector<std::uint32_t> path;
+  if (kind == Violation::Kind::invariant) path = readable_path(property, at);
+  else result.trace_policy = "first-found";
+  std::vector<TraceStep> steps = trace_to(at, true, nullptr, std::move(path));
   if (result.violation) result.violation->trace = std::move(steps);
 }
 

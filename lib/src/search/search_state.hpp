@@ -115,7 +115,16 @@ class SearchState {
   double seconds_before = 0;  // spent before the checkpoint this run resumed from
 
  private:
-  std::vector<TraceStep> trace_to(Location at, bool compare_last, std::vector<std::byte>* last_state = nullptr);
+  /// The trace to `at`: along `path` when given, else the trace log's discoverers.
+  std::vector<TraceStep> trace_to(Location at, bool compare_last, std::vector<std::byte>* last_state = nullptr,
+                                  std::vector<std::uint32_t> path = {});
+  /// With CheckOptions::trace fewest_switches, the path of the most readable
+  /// shortest trace to a state of `at`'s level violating `property` (`at`
+  /// becomes that state); empty for the first found (a note in the warnings
+  /// says why when the pass could not run). Sets result.trace_policy.
+  std::vector<std::uint32_t> readable_path(const std::string& property, Location& at);
+  /// The ranks of the frontier's states that violate invariant `invariant`, ascending.
+  std::vector<std::uint64_t> violating_ranks(std::uint32_t invariant) const;
   CheckpointMeta checkpoint_meta() const;
   /// The symmetric kinds this search reduces by, as the checkpoint records them.
   std::string symmetry_text() const;

@@ -106,6 +106,24 @@ TraceLog::Step TraceLog::get(std::uint32_t level, std::uint64_t rank) const {
   return s;
 }
 
+std::vector<TraceLog::Step> TraceLog::records(std::uint32_t level) const {
+  const Level copy = levels_[level - 1].spilled ? load(level) : Level{};
+  const Level& l = levels_[level - 1].spilled ? copy : levels_[level - 1];
+  std::vector<Step> out;
+  out.reserve(static_cast<std::size_t>(l.count));
+  for (std::size_t word = 0; word < l.high.size() && out.size() < l.count; ++word) {
+    for (std::uint64_t bits = l.high[word]; bits != 0 && out.size() < l.count; bits &= bits - 1) {
+      const std::uint64_t rank = out.size();
+      const std::uint64_t position = word * 64 + static_cast<std::uint64_t>(std::countr_zero(bits));
+      const auto tid = static_cast<std::uint32_t>(l.tids.get(rank));
+      if (tid >= l.tid_limit) throw std::runtime_error("the trace log is inconsistent (a transition id is out of range)");
+      out.push_back({((position - rank) << l.low_bits) | l.low.get(rank), tid});
+    }
+  }
+  if (out.size() != l.count) throw std::runtime_error("the trace log is inconsistent (a record is missing)");
+  return out;
+}
+
 std::vector<std::uint32_t> TraceLog::path(std::uint32_t level, std::uint64_t rank) const {
   std::vector<std::uint32_t> ids(level);
   for (std::uint32_t l = level; l >= 1; --l) {

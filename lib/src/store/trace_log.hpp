@@ -102,6 +102,10 @@ class TraceLog {
   /// Record `rank` of `level` (1-based); std::runtime_error when inconsistent.
   Step get(std::uint32_t level, std::uint64_t rank) const;
 
+  /// Every record of `level` (1-based) in rank order, decoded in one sweep
+  /// (the second pass of the most readable trace reads whole levels).
+  std::vector<Step> records(std::uint32_t level) const;
+
   /// The path to state `rank` of `level` (1-based): the initial combination,
   /// then the transition ids in order. Throws std::runtime_error when the
   /// records are inconsistent (a damaged spill file).

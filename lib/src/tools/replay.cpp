@@ -245,7 +245,7 @@ ReplayResult replay(const ModelView& view, const SavedTrace& saved) {
   try {
     std::optional<OwnedState> current = match_initial(view, saved.steps[0], r);
     if (!current) return r;
-    r.trace.push_back({"", "", {}, view.value(*current), ""});
+    r.trace.push_back({"", "", {}, view.value(*current), "", ""});
     for (i = 1; i < saved.steps.size(); ++i) {
       where = "action " + clipped(saved.steps[i].label);
       std::optional<OwnedState> next = take_step(view, *current, saved.steps[i], i, r);

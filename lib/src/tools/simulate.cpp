@@ -232,7 +232,7 @@ class Simulation {
     try {
       std::optional<OwnedState> s = view_.initial(failure_.combination);
       if (!s) throw std::runtime_error("the initial state is rejected on replay");
-      trace.push_back({"", "", {}, view_.value(*s), ""});
+      trace.push_back({"", "", {}, view_.value(*s), "", ""});
       for (const std::uint32_t tid : failure_.path) {
         const OwnedState before = *s;
         if (!view_.step(*s, tid)) throw std::runtime_error(view_.label(tid, before) + " is not enabled on replay");

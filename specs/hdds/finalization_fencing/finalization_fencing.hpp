@@ -26,13 +26,13 @@ inline auto make_spec(const Config& c) {
               [](State& s, ScmId m) { apply_finalize(s, m); }),
           sc::action(
               "SendFinalizeToDn", scm, dn, [](const State& s, ScmId m, DnId d) { return send_finalize_enabled(s, m, d); },
-              [](State& s, ScmId, DnId d) { send_finalize(s, d); }),
+              [](State& s, ScmId, DnId d) { send_finalize(s, d); }).sends("dn"),
           sc::action(
               "DnRestart", dn, [](const State& s, DnId d) { return dn_restart_enabled(s, d); },
               [](State& s, DnId d) { dn_restart(s, d); }),
           sc::action(
               "Register", dn, scm, [](const State& s, DnId d, ScmId m) { return register_enabled(s, d, m); },
-              [c](State& s, DnId d, ScmId m) { register_dn(c, s, d, m); }),
+              [c](State& s, DnId d, ScmId m) { register_dn(c, s, d, m); }).sends("scm"),
           // dx is new: it never restarts, and no SCM accepts it, so it never heartbeats.
           sc::when(c.control, sc::action(
               "RegisterDx", scm, [](const State& s, ScmId m) { return register_dx_enabled(s, m); },

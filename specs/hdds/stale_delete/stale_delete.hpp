@@ -51,7 +51,7 @@ inline auto make_spec(const Config& cfg) {
               [](State& s, CtrId k, DnId d) {
                 --s.rm_deletes_left;
                 send_delete(s, k, d);
-              }),
+              }).sends("dn"),
           // The SCM deadline of the pending DELETE passes before a report
           // (HDDS-12127): the same command goes out again with a new deadline.
           // The datanode deadline of every earlier copy is earlier still, unless
@@ -77,7 +77,7 @@ inline auto make_spec(const Config& cfg) {
                   box.move = Move{};  // MoveManager: deletion timed out
                   box.result = MoveResult::failed;
                 }
-              }),
+              }).sends("dn"),
           // MoveManager.move: checks only SCM's replicas and pending ops, not
           // commands already handed to the target. The replicate command goes
           // to the source with push (sendLowPriorityReplicateContainerCommand:
@@ -97,7 +97,7 @@ inline auto make_spec(const Config& cfg) {
                 s.dn[cfg.push() ? from : to].cmds.push_back(Cmd{0, k, to, s.term, false});
                 box.pend_add.insert(to);
                 box.move = Move{Phase::adding, from, to};
-              }),
+              }).sends("tgt"),
           // SCM processes the oldest report of a datanode. GONE completes the
           // pending DELETE, whichever command removed the replica. With
           // prompt_dispatch, only once the datanode's handlers took every

@@ -33,6 +33,11 @@ inline std::string part_name(std::string_view spec, std::string_view action) {
 std::string resolve_actor(std::string_view spec, std::string_view action, std::string_view declared,
                           const std::vector<std::string_view>& params, std::string_view first_id);
 
+/// The parameter an action declares with action(...).sends() ("" when none);
+/// config_error naming the action when it is not one of `params`.
+std::string resolve_target(std::string_view spec, std::string_view action, std::string_view declared,
+                           const std::vector<std::string_view>& params);
+
 /// Refuses a parameter without values or with more than max_param_values.
 template <class T>
 void check_domain(std::string_view spec, std::string_view action, const param_t<T>& p) {

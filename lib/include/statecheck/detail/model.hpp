@@ -77,6 +77,7 @@ class Model {
     o.constraint_prunes = Spec::constraint_prunes;
     o.action_names = table_.action_names();
     o.action_actors = table_.action_actors();
+    o.action_targets = table_.action_targets();
     for (std::uint32_t t = 0; t < o.transitions; ++t) o.action_of_transition.push_back(table_.action_of(t));
     std::apply([&](const auto&... i) { (o.invariant_names.emplace_back(i.name), ...); }, spec_.invariants.list);
     std::apply([&](const auto&... g) { (o.goal_names.emplace_back(g.name), ...); }, spec_.goals.list);

@@ -91,6 +91,9 @@ struct ModelOps {
   /// Per action, the parameter naming who acts: the one declared with
   /// action(...).actor(), else the first named id (statecheck::id<Tag>), else "".
   std::vector<std::string> action_actors;
+  /// Per action: the parameter naming whom a step reaches, declared with
+  /// action(...).sends() ("" when none): an arrow between lanes on a page.
+  std::vector<std::string> action_targets;
   std::vector<std::uint32_t> action_of_transition;
   std::vector<std::string> invariant_names;
   std::vector<std::string> goal_names;

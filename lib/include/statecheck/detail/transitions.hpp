@@ -94,6 +94,8 @@ class TransitionTable {
   const std::vector<std::string>& action_names() const { return names_; }
   /// Per action: the parameter naming who acts (ModelOps::action_actors).
   const std::vector<std::string>& action_actors() const { return actors_; }
+  /// Per action: the parameter naming whom a step reaches (ModelOps::action_targets).
+  const std::vector<std::string>& action_targets() const { return targets_; }
   std::uint32_t action_of(std::uint32_t tid) const {
     std::size_t a = 0;
     while (a + 1 < offsets_.size() && offsets_[a + 1] <= tid) ++a;
@@ -150,6 +152,7 @@ class TransitionTable {
     chooses_.push_back(A::has_choice);
     per_combination_.push_back(1);
     actors_.push_back(actor_of(a));
+    targets_.push_back(resolve_target(spec_->name, a.name, a.sends_param, param_names(a)));
     if (!a.present) return;  // left out with when(): no ids, and its parameters are not checked
     const std::uint32_t per = ids_per_combination<State>(a);
     if constexpr (A::has_choice) {
@@ -254,17 +257,22 @@ class TransitionTable {
   /// false -Wrestrict in a spec's member_traits (om_membership_test.cpp).
   template <class A>
   [[gnu::noinline]] std::string actor_of(const A& a) const {
-    std::vector<std::string_view> names;
     std::string_view first_id;
     std::apply([&](const auto&... p) {
       auto look = [&](const auto& one) {
-        names.push_back(one.name);
         if (first_id.empty() && is_id<typename std::remove_cvref_t<decltype(one)>::type>::value) first_id = one.name;
       };
       (look(p), ...);
       (void)look;  // an action without parameters looks at none
     }, a.params);
-    return resolve_actor(spec_->name, a.name, a.actor_param, names, first_id);
+    return resolve_actor(spec_->name, a.name, a.actor_param, param_names(a), first_id);
+  }
+
+  template <class A>
+  [[gnu::noinline]] static std::vector<std::string_view> param_names(const A& a) {
+    std::vector<std::string_view> names;
+    std::apply([&](const auto&... p) { (names.push_back(p.name), ...); }, a.params);
+    return names;
   }
 
   const Spec* spec_;
@@ -273,6 +281,7 @@ class TransitionTable {
   std::vector<bool> chooses_;
   std::vector<std::string> names_;
   std::vector<std::string> actors_;  // per action: ModelOps::action_actors
+  std::vector<std::string> targets_;  // per action: ModelOps::action_targets
   std::uint32_t total_ = 0;
 };
 
