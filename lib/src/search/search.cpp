@@ -110,6 +110,8 @@ class Search : public SearchState {
     } catch (...) {
       w.error(w.error_rank, 0, non_std_exception);
     }
+    // make_room_for_initial_state grows the table before each initial state: no claim can fail.
+    if (table.full()) throw std::logic_error("the level table filled while making the initial states");
     table.set_size(w.found.size());
     if (stop_requested.load()) {  // the spec's init loop returned early
       stop_on_limit("interrupted while making the initial states (" + std::to_string(ops.init_combinations) +

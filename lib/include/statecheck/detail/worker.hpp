@@ -192,6 +192,7 @@ class Worker {
     error_tid = 0;
     error_message.clear();
     discard_staged();
+    room_ = 0;  // the table was cleared since (the initial level claims room too)
   }
 
   std::uint32_t id() const { return id_; }
