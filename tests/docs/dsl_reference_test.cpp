@@ -320,3 +320,14 @@ TEST_CASE("reference: an action of several branches counts each enabled branch, 
   REQUIRE(bad.outcome == statecheck::Outcome::violation);
   REQUIRE(test::labels(bad.violation->trace) == std::vector<std::string>{"Step.Up", "Step.Up", "Step.Up"});
 }
+
+TEST_CASE("reference: a branch is named Action.Branch, and that name is refused for another action", "[docs]") {
+  const auto up = [](const Dial& s) { return s.x < 3; };
+  const auto inc = [](Dial& s) { ++s.x; };
+  const auto clash = statecheck::spec<Dial>(
+      "clash", statecheck::init([](Dial&) {}),
+      statecheck::actions(statecheck::action("Step.Up", up, inc),
+                          statecheck::branches("Step", statecheck::action("Up", up, inc))));
+  REQUIRE_THROWS_WITH(statecheck::check(clash, test::options(1)),
+                      "spec 'clash' has two actions named 'Step.Up'; give each action its own name");
+}
