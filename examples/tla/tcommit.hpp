@@ -11,10 +11,12 @@
 //   CONSTANT RM = {r1, r2, r3}          named ids RmId (prefix "r"), parameter ids<Rm>("r", rms)
 //   rmState \in [RM -> {"working", ...}] bounded_vec<RmState, 8> indexed by RmId; STATECHECK_ENUM
 //                                        makes TCTypeOK hold by construction
-//   \E r \in RM : Prepare(r) \/ Decide(r) one action per disjunct, each over the parameter r;
-//                                        Decide's two disjuncts are DecideCommit and DecideAbort,
-//                                        so a state where both are enabled has two successors,
-//                                        as in TLC
+//   \E r \in RM : Prepare(r) \/ Decide(r) one action per operator, each over the parameter r
+//   Decide(r) == \/ ... committed       branches("Decide", action("Commit", ...),
+//                \/ ... aborted          action("Abort", ...)): one action of two branches,
+//                                        labelled Decide.Commit(r=r1) and Decide.Abort(r=r1); a
+//                                        state where both are enabled has two successors, as in
+//                                        TLC
 //   canCommit, notCommitted              helper functions over the state
 //   CHECK_DEADLOCK FALSE                 allow_deadlock (every RM ends committed or aborted)
 //   (none)                               the goal AllCommitted is ours, not the cfg's: a
@@ -68,17 +70,19 @@ inline auto make_spec(const Config& c) {
           statecheck::action(
               "Prepare", rm, [](const State& s, RmId r) { return s.rm_state[r] == RmState::working; },
               [](State& s, RmId r) { s.rm_state[r] = RmState::prepared; }),
-          statecheck::action(
-              "DecideCommit", rm,
-              [](const State& s, RmId r) { return s.rm_state[r] == RmState::prepared && can_commit(s); },
-              [](State& s, RmId r) { s.rm_state[r] = RmState::committed; }),
-          statecheck::action(
-              "DecideAbort", rm,
-              [](const State& s, RmId r) {
-                return (s.rm_state[r] == RmState::working || s.rm_state[r] == RmState::prepared) &&
-                       not_committed(s);
-              },
-              [](State& s, RmId r) { s.rm_state[r] = RmState::aborted; })),
+          statecheck::branches(
+              "Decide",
+              statecheck::action(
+                  "Commit", rm,
+                  [](const State& s, RmId r) { return s.rm_state[r] == RmState::prepared && can_commit(s); },
+                  [](State& s, RmId r) { s.rm_state[r] = RmState::committed; }),
+              statecheck::action(
+                  "Abort", rm,
+                  [](const State& s, RmId r) {
+                    return (s.rm_state[r] == RmState::working || s.rm_state[r] == RmState::prepared) &&
+                           not_committed(s);
+                  },
+                  [](State& s, RmId r) { s.rm_state[r] = RmState::aborted; }))),
       statecheck::invariants(statecheck::invariant("TCConsistent", [](const State& s) {
         return !(s.rm_state.contains(RmState::aborted) && s.rm_state.contains(RmState::committed));
       })),

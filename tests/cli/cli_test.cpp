@@ -23,7 +23,7 @@ TEST_CASE("exit codes: 0 holds, 1 violated", "[cli]") {
   const Run r = statecheck("check die-hard --quiet");
   REQUIRE(r.code == 1);
   REQUIRE_THAT(r.out, Catch::Contains("violation: invariant NotSolved fails after 6 steps"));
-  REQUIRE_THAT(r.out, Catch::Contains("  6: BigToSmall\n       big = 4\n       small = 3\n"));
+  REQUIRE_THAT(r.out, Catch::Contains("  6: BigToSmall\n       big: 5 -> 4\n       small: 2 -> 3\n"));
 }
 
 // Usage errors (exit 2, one line): tests/cli/bad_input_test.cpp covers every flag.
@@ -82,7 +82,7 @@ TEST_CASE("a spec whose effect throws: exit 3 with the action and the trace", "[
   REQUIRE(r.code == 3);
   REQUIRE_THAT(r.out, Catch::Contains("error: spec error in action Step(by=2): counter hit crash_at"));
   REQUIRE_THAT(r.out, Catch::Contains("trace to the state where it happened (1 steps)"));
-  REQUIRE_THAT(r.out, Catch::Contains("  1: Step(by=1)\n       n = 1\n"));
+  REQUIRE_THAT(r.out, Catch::Contains("  1: Step(by=1)\n       n: 0 -> 1\n"));
   // The same one-spec binary without a spec name, holding when it cannot throw.
   REQUIRE(run(FAULTY_BIN, "--set safe=true --quiet").code == 0);
   REQUIRE(run(FAULTY_BIN, "list").code == 0);

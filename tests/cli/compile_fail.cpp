@@ -134,6 +134,24 @@ auto s = statecheck::spec<State>(
     statecheck::actions(statecheck::action(
         "A", statecheck::each_in("j", [](const State& st) -> const auto& { return st.pending; }),
         [](State st, int j) { st.pending.erase(j); })));
+#elif defined(CASE_branch_effect_by_value)
+// The contract holds for the branches of an action too.
+struct State {
+  BOOST_HANA_DEFINE_STRUCT(State, (int, n));
+  friend bool operator==(const State&, const State&) = default;
+};
+auto s = statecheck::spec<State>(
+    "x", statecheck::init([](State&) {}),
+    statecheck::actions(statecheck::branches("Next", statecheck::action("Up", [](State& st) { ++st.n; }),
+                                             statecheck::action("Down", [](State st) { --st.n; }))));
+#elif defined(CASE_branch_not_action)
+// A branch is an action(...), not a bare function.
+struct State {
+  BOOST_HANA_DEFINE_STRUCT(State, (int, n));
+  friend bool operator==(const State&, const State&) = default;
+};
+auto s = statecheck::spec<State>("x", statecheck::init([](State&) {}),
+                                 statecheck::actions(statecheck::branches("Next", [](State& st) { ++st.n; })));
 #elif defined(CASE_symmetric_twice)
 // One kind declared symmetric twice: which count would hold?
 struct Scm {

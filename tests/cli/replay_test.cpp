@@ -81,7 +81,7 @@ TEST_CASE("replay: die-hard's saved trace reproduces, in text and JSON", "[cli][
   REQUIRE(r.code == 0);
   REQUIRE_THAT(r.out, Catch::StartsWith("statecheck: replay of " + dir.path("die-hard.json") + " on die-hard\n"));
   REQUIRE_THAT(r.out, Catch::Contains("trace (6 steps):\n  0: initial state\n       big = 0\n       small = 0\n"));
-  REQUIRE_THAT(r.out, Catch::EndsWith("  6: BigToSmall\n       big = 4\n       small = 3\n"
+  REQUIRE_THAT(r.out, Catch::EndsWith("  6: BigToSmall\n       big: 5 -> 4\n       small: 2 -> 3\n"
                                       "reproduces: invariant NotSolved fails after 6 steps\n"));
 
   const Run quiet = statecheck("replay die-hard " + dir.path("die-hard.json") + " --quiet");
@@ -264,6 +264,6 @@ TEST_CASE("replay: deadlocks, and spec code that throws (exit 3 with the step)",
   INFO(thrown.out);
   REQUIRE(thrown.code == 3);
   REQUIRE_THAT(thrown.out, Catch::Contains("trace to the state where it happened (1 steps), then action Step(by=2) threw:\n"
-                                           "  0: initial state\n       n = 0\n  1: Step(by=1)\n       n = 1\n"));
+                                           "  0: initial state\n       n = 0\n  1: Step(by=1)\n       n: 0 -> 1\n"));
   REQUIRE_THAT(thrown.out, Catch::EndsWith("error: spec error at step 2 in action Step(by=2): counter hit crash_at\n"));
 }

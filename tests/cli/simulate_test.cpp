@@ -29,7 +29,7 @@ TEST_CASE("simulate die-hard: the lowest failing walk of seed 3, its trace as ch
   REQUIRE(r.code == 1);
   REQUIRE_THAT(r.out, Catch::Contains("violation: invariant NotSolved fails after 8 steps\ntrace (8 steps):\n"
                                       "  0: initial state\n       big = 0\n       small = 0\n  1: SmallToBig\n"));
-  REQUIRE_THAT(r.out, Catch::Contains("  8: BigToSmall\n       big = 4\n       small = 3\n"));
+  REQUIRE_THAT(r.out, Catch::Contains("  8: BigToSmall\n       big: 5 -> 4\n       small: 2 -> 3\n"));
   REQUIRE_THAT(r.out, Catch::Contains("found by walk 1421 of seed 3; to repeat it: statecheck simulate die-hard "
                                       "--seed 3 --depth 10 --runs 1421\n"));
   // Walks 1..1420 ran their 10 steps each (no earlier one fails), then 8 steps of walk 1421.

@@ -274,3 +274,60 @@ TEST_CASE("reference: choice over a container and over a range the state decides
   REQUIRE(jump.stats.generated == 13);
   REQUIRE(jump.stats.depth == 3);
 }
+
+namespace {
+struct Dial {
+  BOOST_HANA_DEFINE_STRUCT(Dial, (int, x));
+  friend bool operator==(const Dial&, const Dial&) = default;
+};
+
+/// `strict`: x = 3 breaks an invariant (for a trace), else every state is fine.
+auto dial_spec(bool strict) {
+  return statecheck::spec<Dial>(
+      "dial", statecheck::init([](Dial&) {}),
+      statecheck::actions(
+          // [branches]
+          // TLA+: Step == \/ x < 3 /\ x' = x + 1
+          //               \/ \E by \in 1..2 : x >= by /\ x' = x - by
+          //               \/ x = 3 /\ x' = 0
+          // One action, three branches, each with its own parameters (or choice), guard and
+          // effect; labelled Step.Up, Step.Down(by=2), Step.Reset; each enabled branch is a
+          // successor of its own, as TLC counts each disjunct.
+          statecheck::branches("Step",
+              statecheck::action("Up", [](const Dial& s) { return s.x < 3; }, [](Dial& s) { ++s.x; }),
+              statecheck::action("Down", statecheck::param("by", 1, 2),
+                                 [](const Dial& s, int by) { return s.x >= by; },
+                                 [](Dial& s, int by) { s.x -= by; }),
+              statecheck::action("Reset", [](const Dial& s) { return s.x == 3; }, [](Dial& s) { s.x = 0; }))),
+          // [branches-end]
+      statecheck::invariants(statecheck::invariant("BelowThree", [=](const Dial& s) { return !strict || s.x < 3; })));
+}
+}  // namespace
+
+TEST_CASE("reference: an action of several branches counts each enabled branch, as TLC does", "[docs]") {
+  // By hand: x = 0..3. Enabled from 0: Up; from 1: Up, Down(1); from 2: Up,
+  // Down(1), Down(2); from 3: Down(1), Down(2), Reset. Generated 1 + 1 + 2 + 3 + 3.
+  const auto r = test::check_all_threads(dial_spec(false));
+  REQUIRE(r.outcome == statecheck::Outcome::ok);
+  REQUIRE(r.stats.distinct == 4);
+  REQUIRE(r.stats.generated == 10);
+  REQUIRE(r.stats.depth == 4);
+  std::vector<std::string> names;
+  for (const auto& a : r.stats.actions) names.push_back(a.name + " " + std::to_string(a.enabled));
+  REQUIRE(names == std::vector<std::string>{"Step.Up 3", "Step.Down 5", "Step.Reset 1"});
+  // The shortest way to x = 3, labelled with the branch taken.
+  const auto bad = test::check_all_threads(dial_spec(true));
+  REQUIRE(bad.outcome == statecheck::Outcome::violation);
+  REQUIRE(test::labels(bad.violation->trace) == std::vector<std::string>{"Step.Up", "Step.Up", "Step.Up"});
+}
+
+TEST_CASE("reference: a branch is named Action.Branch, and that name is refused for another action", "[docs]") {
+  const auto up = [](const Dial& s) { return s.x < 3; };
+  const auto inc = [](Dial& s) { ++s.x; };
+  const auto clash = statecheck::spec<Dial>(
+      "clash", statecheck::init([](Dial&) {}),
+      statecheck::actions(statecheck::action("Step.Up", up, inc),
+                          statecheck::branches("Step", statecheck::action("Up", up, inc))));
+  REQUIRE_THROWS_WITH(statecheck::check(clash, test::options(1)),
+                      "spec 'clash' has two actions named 'Step.Up'; give each action its own name");
+}

@@ -48,7 +48,7 @@ TEST_CASE("engine: a signal while the counterexample is rebuilt and printed lets
       REQUIRE(c.code == 1);
       if (format == "text") {
         REQUIRE_THAT(c.out, Catch::Contains("violation: invariant Below3 fails after 3 steps\n"));
-        REQUIRE_THAT(c.out, Catch::Contains("  3: Inc\n       n = 3\n"));
+        REQUIRE_THAT(c.out, Catch::Contains("  3: Inc\n       n: 2 -> 3\n"));
       } else {
         REQUIRE_THAT(c.out, Catch::Contains("\"property\": \"Below3\""));
       }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <catch2/catch.hpp>
+#include <stdexcept>
 #include <string>
 
 #include "paxos_bfs.hpp"
@@ -167,6 +168,99 @@ TEST_CASE("choice: more values than the bound is a spec error naming the fix", "
           "action 'Add': choice 'k' offers more than 2 values in this state; raise its bound in each(\"k\", bound, ...)");
 }
 
+namespace {
+
+struct Fan {
+  BOOST_HANA_DEFINE_STRUCT(Fan, (int, stage), (int, x));
+  friend bool operator==(const Fan&, const Fan&) = default;
+};
+
+/// One choice with room for 65,536 values that offers far fewer: 64 from the
+/// initial state, then 400 from each (pairs of which lead to one state), then one.
+auto fan_spec() {
+  return statecheck::spec<Fan>(
+      "fan", statecheck::init([](Fan& s) { s.stage = 0; }),
+      statecheck::actions(statecheck::action(
+          "Fan",
+          statecheck::each<int>("k", 1u << 16,
+                                [](const Fan& s, auto&& emit) {
+                                  const int offered[] = {64, 400, 1, 0};
+                                  for (int k = 0; k < offered[s.stage]; ++k) emit(k);
+                                }),
+          [](const Fan&, int) { return true; },
+          [](const Fan& before, Fan& after, int k) {
+            after.stage = before.stage + 1;
+            after.x = before.stage == 0 ? k : before.stage == 1 ? (before.x * 400 + k) / 2 : before.x / 2;
+          })),
+      statecheck::allow_deadlock);
+}
+
+}  // namespace
+
+TEST_CASE("choice: the level table is sized from the fan-out seen, not from the choice's bound", "[choice]") {
+  // By hand: stage 1 holds x = 0..63 (64 states); stage 2 holds (400x + k) / 2
+  // for k < 400, i.e. 0..12799 (12,800 states from 25,600 successors); stage 3
+  // holds x / 2, 0..6399 (6,400 from 12,800). Generated: 1 + 64 + 25,600 + 12,800.
+  const auto r = test::check_all_threads(fan_spec());
+  REQUIRE(r.outcome == Outcome::ok);
+  REQUIRE(r.stats.level_sizes == std::vector<std::uint64_t>{1, 64, 12800, 6400});
+  REQUIRE(r.stats.distinct == 19265);
+  REQUIRE(r.stats.generated == 38465);
+  REQUIRE(r.stats.depth == 4);
+  // Was 2^21 slots (64 MiB): the old sizing reserved 65,536 successors for
+  // each of the first 16 states of a batch. Now a batch reserves at most 2^16
+  // entries beyond what the table holds (search.cpp), so the largest level
+  // (12,800) and one reservation fit in 2^17 slots.
+  REQUIRE(r.stats.level_table_slots <= (std::uint64_t{1} << 17));
+  // Level 3 was guessed at 129 new states per state (2 x 64 + 1) and found 200:
+  // the table filled, grew, and the batch was expanded again, with the exact
+  // counts above (and the same for 1, 2 and 4 threads).
+  REQUIRE(r.stats.level_table_retries >= 1);
+}
+
+namespace {
+
+STATECHECK_ENUM(NoteType, m1a, m1b);
+
+struct Note {
+  BOOST_HANA_DEFINE_STRUCT(Note, (NoteType, type), (int, bal));
+  friend bool operator==(const Note&, const Note&) = default;
+};
+
+struct Inbox {
+  BOOST_HANA_DEFINE_STRUCT(Inbox, (statecheck::bounded_set<Note, 4>, msgs), (int, received));
+  friend bool operator==(const Inbox&, const Inbox&) = default;
+};
+
+/// Receive(m) throws for the message of ballot 2, which the initial state holds.
+auto inbox_spec() {
+  return statecheck::spec<Inbox>(
+      "inbox", statecheck::init([](Inbox& s) {
+        s.msgs.insert({NoteType::m1a, 1});
+        s.msgs.insert({NoteType::m1b, 2});
+      }),
+      statecheck::actions(statecheck::action(
+          "Receive", statecheck::each_in("m", [](const Inbox& s) -> const auto& { return s.msgs; }),
+          [](Inbox& s, const Note& m) {
+            if (m.bal == 2) throw std::runtime_error("ballot 2 is not handled");
+            ++s.received;
+          })),
+      statecheck::allow_deadlock);
+}
+
+}  // namespace
+
+TEST_CASE("choice: a spec error inside a choice action names the value chosen", "[choice]") {
+  for (unsigned threads : {1u, 2u}) {
+    const auto r = statecheck::check(inbox_spec(), test::options(threads));
+    REQUIRE(r.outcome == Outcome::error);
+    REQUIRE(r.error->message == "ballot 2 is not handled");
+    // Not just "action Receive": the message it was received with.
+    REQUIRE(r.error->where == "action Receive(m={type: m1b, bal: 2})");
+    REQUIRE(r.error->trace.size() == 1);  // it threw in the initial state
+  }
+}
+
 // Not run by ctest (hidden tag): the before/after measurement of the report,
 // one spec per process so that peak RSS belongs to it:
 //   /usr/bin/time -v build/tests/choice_test "[.bench-choice]"
@@ -174,6 +268,7 @@ TEST_CASE("choice: more values than the bound is a spec error naming the fix", "
 namespace {
 statecheck::CheckOptions bench_options() {
   statecheck::CheckOptions o = test::options(1);
+  if (const char* t = std::getenv("PAXOS_THREADS")) o.threads = unsigned(std::atoi(t));
   if (const char* mb = std::getenv("PAXOS_MEMORY_MB")) o.memory = std::size_t(std::atoi(mb)) << 20;
   return o;
 }
@@ -187,7 +282,9 @@ TEST_CASE("choice bench: Paxos at PAXOS_BALLOTS ballots, 2 values with choice", 
   const auto r = statecheck::check(paxos::spec(bench_ballots(), 2, true), bench_options());
   WARN("distinct " << r.stats.distinct << " generated " << r.stats.generated << " depth " << r.stats.depth
                    << " transitions " << r.stats.transition_new.size() << " seconds " << r.stats.seconds
-                   << " memory_peak " << r.stats.memory_peak << " peak_rss " << r.stats.peak_rss << " " << r.limit_message);
+                   << " memory_peak " << r.stats.memory_peak << " peak_rss " << r.stats.peak_rss
+                   << " level_table_slots " << r.stats.level_table_slots << " retries "
+                   << r.stats.level_table_retries << " " << r.limit_message);
   REQUIRE(r.outcome == Outcome::ok);
 }
 TEST_CASE("choice bench: Paxos at PAXOS_BALLOTS ballots, 2 values with a parameter over all messages",

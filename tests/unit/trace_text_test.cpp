@@ -77,8 +77,25 @@ TEST_CASE("trace text: a vector of records that fills, shrinks and empties shows
           "       cmds[1].id = 2\n"
           "       cmds[1].done = false\n"
           "  2: Step2\n"
-          "       cmds.size = 1\n"
+          "       cmds.size: 2 -> 1\n"
           "       cmds[1] (removed)\n"
           "  3: Step3\n"
           "       cmds = []\n");
+}
+
+TEST_CASE("trace text: a value that changes reads old -> new, a new one shows its value", "[report]") {
+  // Was: `clients[1].step = has_read`, which did not say what it was before.
+  auto client = [](const char* step) { return record({{"step", Value::name(step)}}); };
+  auto clients = [&](std::vector<Value> cs) { return record({{"clients", list(Value::Kind::sequence, std::move(cs))}}); };
+  REQUIRE(trace_text({clients({client("start"), client("start")}), clients({client("start"), client("has_read")}),
+                      clients({client("start"), client("has_read"), client("start")})}) ==
+          "  0: initial state\n"
+          "       clients.size = 2\n"
+          "       clients[0].step = start\n"
+          "       clients[1].step = start\n"
+          "  1: Step1\n"
+          "       clients[1].step: start -> has_read\n"
+          "  2: Step2\n"
+          "       clients.size: 2 -> 3\n"
+          "       clients[2].step = start\n");
 }

@@ -130,6 +130,10 @@ struct Stats {
   std::size_t trace_disk_bytes = 0;  // trace log spilled to --workdir
   std::size_t memory_peak = 0;       // largest total counted against --memory
   std::uint64_t visited_capacity = 0;
+  /// The per-level table: its largest capacity (slots of 32 bytes), and how
+  /// many batches filled it and were expanded again after it grew.
+  std::uint64_t level_table_slots = 0;
+  std::uint64_t level_table_retries = 0;
   double load = 0;
   unsigned fingerprint_bits = 0;
   double omission_probability = 0;

@@ -22,6 +22,7 @@
 #include <concepts>
 #include <cstdint>
 #include <initializer_list>
+#include <string>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
@@ -176,6 +177,12 @@ struct action_t {
   static constexpr bool has_choice = !std::is_same_v<Choice, no_choice>;
   std::string_view actor_param = {};  // the parameter naming who acts (see actor())
   std::string_view sends_param = {};  // the parameter naming whom it reaches (see sends())
+  std::string_view branch_of = {};    // the action this is a branch of (see branches())
+
+  /// The name in labels, statistics and messages: `Next.Send` for a branch.
+  std::string full_name() const {
+    return branch_of.empty() ? std::string(name) : std::string(branch_of) + "." + std::string(name);
+  }
 
   /// Declares which parameter is the actor taking this step, for the lanes of
   /// `--html` pages: `action("Vote", voter, peer, guard, effect).actor("v")`.
@@ -333,8 +340,38 @@ template <class... G>
 struct goals_t { std::tuple<G...> list; };
 struct no_constraint {};
 
+/// One action of several branches, as a TLA+ action that is a disjunction:
+/// `branches("Next", action("Send", ...), action("Receive", ...))`. Each branch
+/// keeps its own parameters, choice, guard and effect, is labelled
+/// `Next.Send(...)`, and each enabled branch is a successor of its own, as
+/// TLC counts the disjuncts of an action. Written among the other actions.
 template <class... A>
-actions_t<A...> actions(A... a) { return {std::make_tuple(std::move(a)...)}; }
+struct branches_t {
+  std::tuple<A...> list;
+};
+template <class... A>
+branches_t<A...> branches(std::string_view name, A... branch) {
+  static_assert(sizeof...(A) > 0, "statecheck::branches: give at least one action(...) as a branch");
+  static_assert((requires { branch.branch_of; } && ...),
+                "statecheck::branches: each branch is written as action(\"Name\", param..., [choice,] guard, effect)");
+  ((branch.branch_of = name), ...);
+  return {std::make_tuple(std::move(branch)...)};
+}
+
+namespace detail {
+/// An action as a tuple of one, the branches of branches(...) as theirs.
+template <class A>
+auto action_list(A a) {
+  if constexpr (requires { a.list; }) return std::move(a.list);
+  else return std::make_tuple(std::move(a));
+}
+template <class... A>
+actions_t<A...> to_actions(std::tuple<A...> list) { return {std::move(list)}; }
+}  // namespace detail
+
+/// The spec's actions, in order; branches(...) adds each of its branches here.
+template <class... A>
+auto actions(A... a) { return detail::to_actions(std::tuple_cat(detail::action_list(std::move(a))...)); }
 template <class... I>
 invariants_t<I...> invariants(I... i) { return {std::make_tuple(std::move(i)...)}; }
 template <class... G>

@@ -248,8 +248,11 @@ void print_trace(std::ostream& out, const std::vector<TraceStep>& trace) {
     for (Field& f : flatten(trace[i].state)) {
       const auto it = previous.find(f.path);
       const bool changed_set = it != previous.end() && f.is_set && it->second.is_set && it->second.text != f.text;
+      // A field that changed reads as a change (`step: start -> has_read`); one
+      // that is new (the first state, a grown container) shows its value.
       if (i != 0 && changed_set) print_set_change(out, it->second, f);
-      else if (i == 0 || it == previous.end() || it->second.text != f.text) out << "       " << f.path << " = " << f.text << "\n";
+      else if (i == 0 || it == previous.end()) out << "       " << f.path << " = " << f.text << "\n";
+      else if (it->second.text != f.text) out << "       " << f.path << ": " << it->second.text << " -> " << f.text << "\n";
       std::string path = f.path;
       current.emplace(std::move(path), std::move(f));
     }

@@ -10,11 +10,12 @@ LevelTable::LevelTable() { allocate(1u << 12); }
 void LevelTable::allocate(std::uint64_t capacity) {
   slots_ = std::make_unique<Slot[]>(static_cast<std::size_t>(capacity));
   mask_ = capacity - 1;
+  limit_ = static_cast<std::uint64_t>(max_load * static_cast<double>(capacity));
 }
 
 void LevelTable::clear() {
   for (std::uint64_t i = 0; i < capacity(); ++i) slots_[i].tag.store(0, std::memory_order_relaxed);
-  size_ = 0;
+  set_size(0);
 }
 
 void LevelTable::reserve(std::uint64_t total) {
@@ -24,6 +25,7 @@ void LevelTable::reserve(std::uint64_t total) {
   entries.reserve(static_cast<std::size_t>(size()));
   collect(0, this->capacity(), entries);
   allocate(capacity);
+  set_size(size_);
   for (const Entry& e : entries) {
     std::uint64_t i = e.lo & mask_;
     while (slots_[i].tag.load(std::memory_order_relaxed) != 0) i = (i + 1) & mask_;

@@ -110,6 +110,8 @@ class Search : public SearchState {
     } catch (...) {
       w.error(w.error_rank, 0, non_std_exception);
     }
+    // make_room_for_initial_state grows the table before each initial state: no claim can fail.
+    if (table.full()) throw std::logic_error("the level table filled while making the initial states");
     table.set_size(w.found.size());
     if (stop_requested.load()) {  // the spec's init loop returned early
       stop_on_limit("interrupted while making the initial states (" + std::to_string(ops.init_combinations) +
@@ -284,45 +286,74 @@ class Search : public SearchState {
     return true;
   }
 
-  /// Expands the frontier into the level table, in batches that cannot fill it.
+  /// Expands the frontier into the level table, in batches sized from the
+  /// fan-out observed so far; a batch that fills the table is expanded again
+  /// once the table has grown (detail/level_table.hpp).
   bool expand_level() {
     if (!self_check_frontier()) return false;
     for (auto& w : workers) w->reset_level();
-    const std::uint64_t fanout = std::max<std::uint64_t>(ops.transitions, 1);
     std::uint64_t i = 0;
+    std::uint64_t boost = 1;  // doubles each time a batch filled the table
     while (i < frontier_count) {
       if (stop_asked(i)) return false;
-      const std::uint64_t left = frontier_count - i;
-      const double room = LevelTable::max_load * static_cast<double>(table.capacity()) - static_cast<double>(table.size());
-      // At most 2^18 states a batch, so that progress and Ctrl-C are seen within a fraction of a second.
-      std::uint64_t batch = std::min<std::uint64_t>({left, static_cast<std::uint64_t>(std::max(0.0, room)) / fanout,
-                                                     std::uint64_t{1} << 18});
-      // The table must hold every successor of a batch: at least a few thousand
-      // states a batch, but fewer (down to one) when each has a huge fan-out.
-      const std::uint64_t least =
-          std::min<std::uint64_t>(left, std::clamp<std::uint64_t>((std::uint64_t{1} << 20) / fanout, 1, 4096));
-      if (batch < least) {
-        batch = least;
-        // Growing holds the old table, its entries and the new table at once.
-        const std::size_t grown = LevelTable::bytes_for(table.size() + batch * fanout, table.capacity());
-        const std::size_t moving = grown == table.bytes() ? 0 : grown + table.size() * sizeof(LevelTable::Entry);
-        if (!fit_memory(moving, "expanding level " + std::to_string(level))) return false;
-        table.reserve(table.size() + batch * fanout);
-      }
+      const std::uint64_t fanout = expected_fanout(i, boost);
+      const std::uint64_t batch = batch_size(frontier_count - i, fanout);
+      if (batch == 0) return false;  // the table cannot grow within --memory
+      for (auto& w : workers) w->begin_batch();
       parallel(i, i + batch, chunk_states, [&](const auto& r) {
         Worker& w = *workers[static_cast<std::size_t>(tbb::this_task_arena::current_thread_index())];
         ops.expand(ops.model, chunk(r.begin(), r.end()), w);
       });
-      i += batch;
-      if (stop_asked(i)) return false;
+      const bool filled = table.full();
       std::uint64_t found = 0;
       for (const auto& w : workers) found += w->found.size();
       table.set_size(found);
+      for (auto& w : workers) w->drop_room();
+      if (filled) {
+        for (auto& w : workers) w->undo_batch();
+        boost *= 2;
+        ++result.stats.level_table_retries;
+        continue;  // the same states again: what was inserted stays, the counts start over
+      }
+      i += batch;
+      if (stop_asked(i)) return false;
       if (!fit_memory(0, "expanding level " + std::to_string(level))) return false;
       progress.publish(level, result.stats.distinct + table.size(), generated_so_far(), frontier_count - i,
                        table_load());
     }
+    last_fanout_ = frontier_count == 0 ? 1.0 : static_cast<double>(table.size()) / static_cast<double>(frontier_count);
     return report_expansion_failures();
+  }
+
+  /// New states to expect per state expanded: twice what this level (or, at
+  /// its start, the last one) found per state, times `boost`, and never more
+  /// than the transition ids, which bound every state's successors.
+  std::uint64_t expected_fanout(std::uint64_t expanded, std::uint64_t boost) const {
+    const double seen = expanded == 0 ? last_fanout_ : static_cast<double>(table.size()) / static_cast<double>(expanded);
+    const double want = (2 * seen + 1) * static_cast<double>(boost);
+    const auto most = std::max<std::uint64_t>(ops.transitions, 1);
+    return want >= static_cast<double>(most) ? most : static_cast<std::uint64_t>(want);
+  }
+
+  /// States of the next batch, growing the table for them when it lacks room;
+  /// 0 when that does not fit in --memory.
+  std::uint64_t batch_size(std::uint64_t left, std::uint64_t fanout) {
+    const double room = LevelTable::max_load * static_cast<double>(table.capacity()) - static_cast<double>(table.size());
+    // At most 2^18 states a batch, so that progress and Ctrl-C are seen within a fraction of a second.
+    std::uint64_t batch = std::min<std::uint64_t>({left, static_cast<std::uint64_t>(std::max(0.0, room)) / fanout,
+                                                   std::uint64_t{1} << 18});
+    // At least a few thousand states a batch, fewer (down to one) when each is
+    // expected to find many: growing for a batch reserves at most 2^16 entries
+    // beyond what the table holds (2 MiB+), however wrong the guess; the next
+    // batch's guess comes from what this one found.
+    const std::uint64_t least = std::min<std::uint64_t>(left, std::clamp<std::uint64_t>((std::uint64_t{1} << 16) / fanout, 1, 4096));
+    if (batch >= least) return batch;
+    // Growing holds the old table, its entries and the new table at once.
+    const std::size_t grown = LevelTable::bytes_for(table.size() + least * fanout, table.capacity());
+    const std::size_t moving = grown == table.bytes() ? 0 : grown + table.size() * sizeof(LevelTable::Entry);
+    if (!fit_memory(moving, "expanding level " + std::to_string(level))) return 0;
+    table.reserve(table.size() + least * fanout);
+    return least;
   }
 
   /// Ctrl-C, or CheckOptions::stop_after_level reached: stops with the
@@ -364,6 +395,7 @@ class Search : public SearchState {
   }
 
   tbb::task_arena arena_;
+  double last_fanout_ = 1;  // new states per state expanded in the last level
 };
 
 }  // namespace

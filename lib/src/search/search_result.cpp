@@ -174,6 +174,7 @@ void SearchState::finish_stats() {
   s.trace_disk_bytes = log.disk_bytes();
   s.memory_peak = std::max(budget.peak(), memory_use().total());
   s.forecast = forecast.points(s.seconds);
+  s.level_table_slots = table.capacity();  // it never shrinks: its largest
   if (visited) {
     s.visited_bytes = visited->bytes();
     s.visited_capacity = visited->capacity();

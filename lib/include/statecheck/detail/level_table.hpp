@@ -9,12 +9,20 @@
 //   discoverers, whatever the thread timing: what one thread would find.
 // * States are equal when their 128-bit hashes are equal or, in exact mode,
 //   when their encodings are equal (the caller's comparison).
-// * The table never fills during a batch: the search sizes batches so that
-//   `size() + batch successors` stays under the load limit, and grows the
-//   table between batches (grow() is not concurrent with insert()).
+// * The table never fills past max_load: a worker claims room for its new
+//   states in small blocks (claim(), one atomic per block, not per state)
+//   before it inserts them. When no room is left the table says full(); the
+//   search then grows it and expands the batch again. What the first try
+//   inserted stays (inserting a state again only lowers its key to the same
+//   minimum), so the level's entries and keys are what one try would give.
+//   Batches are sized from the fan-out observed so far, not from the number
+//   of transition ids (a choice's bound or a static superset domain would
+//   otherwise size the table for successors that never come).
+//   reserve() and set_size() are not concurrent with insert() or claim().
 // ============================================================================
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -71,6 +79,22 @@ class LevelTable {
     }
   }
 
+  /// Room for up to `want` more entries: how many were granted (0 when the
+  /// table is at its load limit, which then reads as full()).
+  std::uint64_t claim(std::uint64_t want) {
+    std::uint64_t taken = claimed_.load(std::memory_order_relaxed);
+    for (;;) {
+      const std::uint64_t granted = taken >= limit_ ? 0 : std::min(want, limit_ - taken);
+      if (granted == 0) {
+        full_.store(true, std::memory_order_relaxed);
+        return 0;
+      }
+      if (claimed_.compare_exchange_weak(taken, taken + granted, std::memory_order_relaxed)) return granted;
+    }
+  }
+  /// A claim failed since the last set_size(): some successors were not inserted.
+  bool full() const { return full_.load(std::memory_order_relaxed); }
+
   void prefetch(const Hash128& h) const { __builtin_prefetch(&slots_[h.lo & mask_]); }
 
   /// Room for `extra` more inserts under max_load?
@@ -91,8 +115,13 @@ class LevelTable {
 
   /// Entries so far. Workers count their own inserts (a shared counter would
   /// be contended on every new state); the search adds them up between batches.
+  /// Setting it ends every claim: the workers must drop what they hold.
   std::uint64_t size() const { return size_; }
-  void set_size(std::uint64_t n) { size_ = n; }
+  void set_size(std::uint64_t n) {
+    size_ = n;
+    claimed_.store(n, std::memory_order_relaxed);
+    full_.store(false, std::memory_order_relaxed);
+  }
   std::uint64_t capacity() const { return mask_ + 1; }
   std::size_t bytes() const { return static_cast<std::size_t>(capacity()) * sizeof(Slot); }
 
@@ -109,6 +138,9 @@ class LevelTable {
   std::unique_ptr<Slot[]> slots_;
   std::uint64_t mask_ = 0;
   std::uint64_t size_ = 0;
+  std::uint64_t limit_ = 0;  // entries under max_load
+  std::atomic<std::uint64_t> claimed_{0};
+  std::atomic<bool> full_{false};
 };
 
 }  // namespace statecheck::detail

@@ -195,6 +195,7 @@ class Model {
       const std::uint64_t rank = chunk.first_rank + i;
       std::uint32_t current = constraint_tid;
       std::uint64_t pruned = 0;  // successors outside a tlc_constraint: generated, then dropped
+      if (w.table_full()) return;  // the search grows the table and expands the batch again
       try {
         if constexpr (Spec::has_constraint && !Spec::constraint_prunes) {
           if (!me.spec_.constraint.fn(s)) continue;

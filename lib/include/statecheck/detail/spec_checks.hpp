@@ -127,7 +127,7 @@ constexpr void check_parts(const InitPart& init_part, const actions_t<A...>& act
 /// Run-time check of the names a property or action is selected and reported
 /// by: two alike would make `--invariant NAME` check one of them and a saved
 /// trace ambiguous. config_error naming the spec, the kind and the name.
-inline void require_unique_names(std::string_view spec, const char* kind, const std::vector<std::string_view>& names) {
+inline void require_unique_names(std::string_view spec, const char* kind, const std::vector<std::string>& names) {
   for (std::size_t i = 0; i < names.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
       if (names[i] == names[j])
@@ -135,9 +135,14 @@ inline void require_unique_names(std::string_view spec, const char* kind, const 
                            "'; give each " + kind + " its own name");
 }
 
+/// The names parts are reported by (a branch's with its action's: Next.Send).
 template <class... Part>
-std::vector<std::string_view> names_of(const std::tuple<Part...>& parts) {
-  return std::apply([](const auto&... p) { return std::vector<std::string_view>{p.name...}; }, parts);
+std::vector<std::string> names_of(const std::tuple<Part...>& parts) {
+  auto name = [](const auto& p) {
+    if constexpr (requires { p.full_name(); }) return p.full_name();
+    else return std::string(p.name);
+  };
+  return std::apply([&](const auto&... p) { return std::vector<std::string>{name(p)...}; }, parts);
 }
 
 /// Checked when a spec is registered and whenever a check is built from it.

@@ -148,20 +148,20 @@ class TransitionTable {
   template <class A>
   void add_action(const A& a) {
     offsets_.push_back(total_);
-    names_.emplace_back(a.name);
+    names_.push_back(a.full_name());
     chooses_.push_back(A::has_choice);
     per_combination_.push_back(1);
     actors_.push_back(actor_of(a));
-    targets_.push_back(resolve_target(spec_->name, a.name, a.sends_param, param_names(a)));
+    targets_.push_back(resolve_target(spec_->name, a.full_name(), a.sends_param, param_names(a)));
     if (!a.present) return;  // left out with when(): no ids, and its parameters are not checked
     const std::uint32_t per = ids_per_combination<State>(a);
     if constexpr (A::has_choice) {
       if (per == 0)
-        throw config_error(part_name(spec_->name, a.name) + " choice '" + std::string(a.choice.name) +
+        throw config_error(part_name(spec_->name, a.full_name()) + " choice '" + std::string(a.choice.name) +
                            "' has bound 0; give the most values it may offer in one state");
     }
     per_combination_.back() = per;
-    const std::uint64_t combos = checked_combinations(spec_->name, a.name, a.params, (max_enumerated - total_) / per);
+    const std::uint64_t combos = checked_combinations(spec_->name, a.full_name(), a.params, (max_enumerated - total_) / per);
     total_ += static_cast<std::uint32_t>(combos * per);
   }
 
@@ -189,7 +189,7 @@ class TransitionTable {
 
   template <class A>
   static std::string too_many_witnesses(const A& a, std::uint32_t bound) {
-    return "action '" + std::string(a.name) + "': choice '" + std::string(a.choice.name) + "' offers more than " +
+    return "action '" + a.full_name() + "': choice '" + std::string(a.choice.name) + "' offers more than " +
            std::to_string(bound) + " values in this state; raise its bound in each(\"" + std::string(a.choice.name) +
            "\", bound, ...)";
   }
@@ -265,7 +265,7 @@ class TransitionTable {
       (look(p), ...);
       (void)look;  // an action without parameters looks at none
     }, a.params);
-    return resolve_actor(spec_->name, a.name, a.actor_param, param_names(a), first_id);
+    return resolve_actor(spec_->name, a.full_name(), a.actor_param, param_names(a), first_id);
   }
 
   template <class A>

@@ -102,6 +102,7 @@ class Worker {
   void make_room_for_initial_state() {
     LevelTable& table = *ctx_->table;
     table.set_size(found.size());
+    room_ = 0;
     if (!table.has_room(1)) table.reserve(2 * (found.size() + 1));
   }
   std::size_t staged() const { return staged_; }
@@ -123,7 +124,9 @@ class Worker {
     ++successors_;
   }
 
-  /// Offers every staged successor that is not yet visited to the level table.
+  /// Offers every staged successor that is not yet visited to the level
+  /// table. When the table has no room left (full()), the rest is dropped: the
+  /// search grows the table and expands the batch again.
   void flush() {
     const RecordLayout& layout = ctx_->layout;
     for (std::size_t i = 0; i < staged_; ++i) {
@@ -131,20 +134,41 @@ class Worker {
       const bool seen = ctx_->exact != nullptr ? ctx_->exact->contains(hashes_[i], layout.encoding(record))
                                                : ctx_->visited->contains(hashes_[i]);
       if (seen) continue;
+      if (room_ == 0 && (room_ = ctx_->table->claim(room_block)) == 0) break;
       std::byte* slot = found.next();
+      bool added = false;
       if (ctx_->exact != nullptr) {
         // Others compare encodings as soon as the entry is published: copy first.
         std::memcpy(slot, record, layout.stride);
         auto same = [&](std::uint32_t worker, std::uint32_t index) { return same_encoding(worker, index, slot); };
-        if (ctx_->table->insert(hashes_[i], keys_[i], id_, found.size(), same)) found.commit();
+        added = ctx_->table->insert(hashes_[i], keys_[i], id_, found.size(), same);
       } else if (ctx_->table->insert(hashes_[i], keys_[i], id_, found.size(),
                                      [](std::uint32_t, std::uint32_t) { return true; })) {
         std::memcpy(slot, record, layout.stride);  // read only after the level
+        added = true;
+      }
+      if (added) {
         found.commit();
+        --room_;
       }
     }
     staged_ = 0;
   }
+  /// The table ran out of room in this batch: the rest of it is skipped.
+  bool table_full() const { return ctx_->table->full(); }
+
+  /// A batch is about to be expanded: its counts can be taken back (undo_batch)
+  /// when the table fills and the batch is expanded again.
+  void begin_batch() {
+    generated_before_ = generated;
+    enabled_before_ = enabled;  // same size each time: no allocation after the first
+  }
+  void undo_batch() {
+    generated = generated_before_;
+    enabled = enabled_before_;
+  }
+  /// The search set the table's size: rooms claimed before are void.
+  void drop_room() { room_ = 0; }
   void discard_staged() {
     staged_ = 0;
     successors_ = 0;
@@ -168,6 +192,7 @@ class Worker {
     error_tid = 0;
     error_message.clear();
     discard_staged();
+    room_ = 0;  // the table was cleared since (the initial level claims room too)
   }
 
   std::uint32_t id() const { return id_; }
@@ -200,6 +225,12 @@ class Worker {
   std::vector<std::uint64_t> keys_;
   std::size_t staged_ = 0;
   std::size_t successors_ = 0;  // staged since the last end_state()
+  /// Table entries claimed and not yet used; claimed a block at a time so that
+  /// workers meet on the table's counter once per block, not once per state.
+  static constexpr std::uint64_t room_block = 64;
+  std::uint64_t room_ = 0;
+  std::uint64_t generated_before_ = 0;
+  std::vector<std::uint64_t> enabled_before_;
 };
 
 }  // namespace statecheck::detail
