@@ -12,6 +12,7 @@ set(STATECHECK_CMAKE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/statecheck")
 # live in lib/src and are never installed), with the generated version.hpp in
 # place of its template.
 set(STATECHECK_PUBLIC_HEADERS
+  action.hpp
   bounded_set.hpp
   check.hpp
   cli.hpp
