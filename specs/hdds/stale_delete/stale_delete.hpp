@@ -18,12 +18,12 @@ inline auto make_spec(const Config& cfg) {
   const auto tgt = statecheck::ids<Dn>("tgt", n);
   const auto id = statecheck::param("id", 1, cfg.max_delete_id());
   const auto pos = statecheck::param("pos", 1, cap - 1);  // a command overtaking the head
+  const DnRange sym = interchangeable_datanodes(cfg);
 
   return statecheck::spec<State>(
       "stale-delete",
       // Each container starts CLOSED on RF + 1 datanodes, SCM knowing all of them.
       statecheck::init([cfg](State& s) {
-        for (int d = 0; d < cfg.datanodes; ++d) s.dn.push_back(Datanode{});
         for (int k = 0; k < cfg.containers; ++k) {
           Container box{};
           for (int i = 0; i <= rf; ++i) box.has.insert(DnId((k + i) % cfg.datanodes));
@@ -73,8 +73,8 @@ inline auto make_spec(const Config& cfg) {
                 }
                 --s.resends_left;
                 send_delete(s, k, d);  // replaces the pending op: pend_del keeps d
-                if (box.move.phase == Phase::deleting && box.move.src == d) {
-                  box.move = Move{};  // MoveManager: deletion timed out
+                if (deleting_from(box, d)) {
+                  box.move.clear();  // MoveManager: deletion timed out
                   box.result = MoveResult::failed;
                 }
               }).sends("dn"),
@@ -87,7 +87,7 @@ inline auto make_spec(const Config& cfg) {
               "BalancerMove", ct, src, tgt,
               [cfg, cap](const State& s, CtrId k, DnId from, DnId to) {
                 const Container& box = s.c[k];
-                return s.moves_left > 0 && box.move.phase == Phase::none && box.scm.contains(from) &&
+                return s.moves_left > 0 && box.move.empty() && box.scm.contains(from) &&
                        !box.scm.contains(to) && box.pend_del.empty() && box.pend_add.empty() &&
                        box.scm.size() == rf && s.dn[cfg.push() ? from : to].cmds.size() < cap;
               },
@@ -96,7 +96,7 @@ inline auto make_spec(const Config& cfg) {
                 --s.moves_left;
                 s.dn[cfg.push() ? from : to].cmds.push_back(Cmd{0, k, to, s.term, false});
                 box.pend_add.insert(to);
-                box.move = Move{Phase::adding, from, to};
+                box.move.push_back(Move{Phase::adding, from, to});
               }).sends("tgt"),
           // SCM processes the oldest report of a datanode. GONE completes the
           // pending DELETE, whichever command removed the replica. With
@@ -109,7 +109,7 @@ inline auto make_spec(const Config& cfg) {
                 if (node.reports.empty() || (cfg.prompt_dispatch && !node.cmds.empty())) return false;
                 const Report& r = node.reports.front();
                 return !add_deletes_source(s, d, r) ||
-                       s.dn[s.c[r.c].move.src].cmds.size() < cap;
+                       s.dn[s.c[r.c].move.front().src].cmds.size() < cap;
               },
               [](State& s, DnId d) {
                 const Report r = s.dn[d].reports.front();
@@ -119,23 +119,23 @@ inline auto make_spec(const Config& cfg) {
                 if (r.kind == ReportKind::gone) {
                   box.scm.erase(d);
                   box.pend_del.erase(d);
-                  if (box.move.phase == Phase::deleting && box.move.src == d) {
-                    box.move = Move{};
+                  if (deleting_from(box, d)) {
+                    box.move.clear();
                     box.result = MoveResult::completed;
                   }
                   return;
                 }
                 box.scm.insert(d);
                 box.pend_add.erase(d);
-                if (box.move.phase != Phase::adding || box.move.tgt != d) return;
+                if (!adding_to(box, d)) return;
                 // MoveManager.handleSuccessfulAdd
                 if (delete_source) {
-                  send_delete(s, r.c, box.move.src);
-                  box.move.phase = Phase::deleting;
+                  send_delete(s, r.c, box.move.front().src);
+                  box.move.front().phase = Phase::deleting;
                   return;
                 }
-                box.result = box.scm.contains(box.move.src) ? MoveResult::failed : MoveResult::completed;
-                box.move = Move{};
+                box.result = box.scm.contains(box.move.front().src) ? MoveResult::failed : MoveResult::completed;
+                box.move.clear();
               }),
           // The datanode's dispatcher takes the oldest command; a DELETE goes
           // to the delete threads, remembering whether the replica is there.
@@ -235,8 +235,8 @@ inline auto make_spec(const Config& cfg) {
                 for (Container& box : s.c) {
                   box.pend_del = DnSet{};
                   box.pend_add = DnSet{};
-                  if (box.move.phase != Phase::none) box.result = MoveResult::failed;
-                  box.move = Move{};
+                  if (!box.move.empty()) box.result = MoveResult::failed;
+                  box.move.clear();
                 }
               })),
           // A datanode heartbeats to the new leader and learns its term; from
@@ -286,7 +286,9 @@ inline auto make_spec(const Config& cfg) {
             return false;
           })),
       // Runs end when every budget is spent and the channels are drained.
-      statecheck::allow_deadlock);
+      statecheck::allow_deadlock,
+      // Datanodes that start alike are interchangeable (README "Symmetry").
+      statecheck::symmetric<Dn>(sym.first, sym.count));
 }
 
 }  // namespace specs::hdds::stale_delete

@@ -28,15 +28,15 @@ struct Container {
       (DnSet, pend_del),      // pending DELETE ops, at most one per target
       (DnSet, pend_add),      // pending ADD ops (the move's replication)
       (DnSet, importing),     // replicate command received, import not done
-      (Move, move),           // MoveManager: the move in progress
+      (MoveSlot, move),       // MoveManager: the move in progress, if any
       (MoveResult, result));  // how the last move ended
   friend bool operator==(const Container&, const Container&) = default;
 };
 
 struct State {
   BOOST_HANA_DEFINE_STRUCT(State,
-      (statecheck::bounded_vec<Datanode, max_datanodes>, dn),  // symmetry: id_array<Dn, Datanode, max_datanodes>
-      (statecheck::bounded_vec<Container, max_containers>, c),  // symmetry: id_array<Ctr, Container, max_containers>
+      (statecheck::id_array<Dn, Datanode, max_datanodes>, dn),  // slots past `datanodes` stay empty
+      (statecheck::bounded_vec<Container, max_containers>, c),  // not symmetric: see README "Symmetry"
       (std::uint8_t, next_id),          // id of the next DeleteContainerCommand
       (std::uint8_t, rm_deletes_left),  // budgets
       (std::uint8_t, resends_left),
@@ -111,6 +111,38 @@ inline const auto config = statecheck::constants<Config>(
     statecheck::boolean("prompt_dispatch", &Config::prompt_dispatch,
                         "SCM processes a datanode's report only once its handlers took every command queued for it"));
 
+/// The move of container k is in phase p (false: no move).
+inline bool in_phase(const Container& k, Phase p) { return !k.move.empty() && k.move.front().phase == p; }
+/// The move's deletion phase waits for source d.
+inline bool deleting_from(const Container& k, DnId d) { return in_phase(k, Phase::deleting) && k.move.front().src == d; }
+/// The move's replication phase waits for target d.
+inline bool adding_to(const Container& k, DnId d) { return in_phase(k, Phase::adding) && k.move.front().tgt == d; }
+
+/// Datanodes that start alike: the longest run of consecutive ids on which
+/// the same containers start (with 1 container, d1..d4 hold it and d5.. are
+/// spares). Only these are interchangeable; the library takes one range per
+/// kind, so of two equal runs the first (the replica holders) is declared.
+struct DnRange {
+  int first = 0, count = 0;
+};
+inline DnRange interchangeable_datanodes(const Config& cfg) {
+  auto starts_on = [&cfg](int d) {  // bit k: container k starts with a replica on d
+    unsigned bits = 0;
+    for (int k = 0; k < cfg.containers; ++k)
+      for (int i = 0; i <= rf; ++i)
+        if ((k + i) % cfg.datanodes == d) bits |= 1u << k;
+    return bits;
+  };
+  DnRange best{0, 1};
+  for (int first = 0; first < cfg.datanodes;) {
+    int end = first + 1;
+    while (end < cfg.datanodes && starts_on(end) == starts_on(first)) ++end;
+    if (end - first > best.count) best = {first, end - first};
+    first = end;
+  }
+  return best;
+}
+
 /// The queued delete with this id, or nullptr.
 inline const QDel* find_queued(const Datanode& n, int id) {
   for (const QDel& q : n.del_q)
@@ -142,10 +174,10 @@ inline bool wipes(const Config& cfg, const State& s, DnId d, const QDel& q) {
 /// source when the replica set without the source is healthy.
 inline bool add_deletes_source(const State& s, DnId d, const Report& r) {
   const Container& k = s.c[r.c];
-  if (r.kind != ReportKind::added || k.move.phase != Phase::adding || k.move.tgt != d) return false;
+  if (r.kind != ReportKind::added || !adding_to(k, d)) return false;
   DnSet after = k.scm;
   after.insert(d);
-  const DnId src = k.move.src;
+  const DnId src = k.move.front().src;
   if (!after.contains(src)) return false;
   after.erase(src);
   return after.size() == rf;

@@ -32,7 +32,7 @@ using CtrId = statecheck::id<Ctr>;
 STATECHECK_ENUM(Variant, as_is, patched);
 STATECHECK_ENUM(Replication, push, pull);
 STATECHECK_ENUM(Scenario, base, volume_failure, unordered_dispatch, replica_loss);
-STATECHECK_ENUM(Phase, none, adding, deleting);
+STATECHECK_ENUM(Phase, adding, deleting);
 STATECHECK_ENUM(MoveResult, none, completed, failed);
 STATECHECK_ENUM(ReportKind, gone, added);
 
@@ -62,11 +62,13 @@ struct Report {
   friend bool operator==(const Report&, const Report&) = default;
 };
 
-/// MoveManager's move of one container: none (src = tgt = d1), or the phase
-/// with source and target.
+/// MoveManager's move of one container in progress: the phase, source and
+/// target. A container without a move holds none (an empty MoveSlot), so an
+/// idle container names no datanode and renaming datanodes leaves it alone.
 struct Move {
   BOOST_HANA_DEFINE_STRUCT(Move, (Phase, phase), (DnId, src), (DnId, tgt));
   friend bool operator==(const Move&, const Move&) = default;
 };
+using MoveSlot = statecheck::bounded_vec<Move, 1>;  // empty: no move in progress
 
 }  // namespace specs::hdds::stale_delete
