@@ -313,8 +313,8 @@ def self_test(args):
 
     good = ("<!-- snippet: spec.hpp#r -->\n```cpp\nint x = 1;\n```\n\n"
             "<!-- run -->\n```console\n$ statecheck check die-hard --quiet --threads 3\nstatecheck: die-hard\n"
-            "violation: invariant NotSolved fails after 6 steps\n...\n  6: BigToSmall\n       big = 4\n"
-            "       small = 3\n$ echo $?\n1\n```\n")
+            "violation: invariant NotSolved fails after 6 steps\n...\n  6: BigToSmall\n       big: 5 -> 4\n"
+            "       small: 2 -> 3\n$ echo $?\n1\n```\n")
     cases = {
         "a matching README passes": (good, None),
         "a drifted snippet fails": (good.replace("int x = 1;", "int x = 2;"), "README.md:3: block differs"),
