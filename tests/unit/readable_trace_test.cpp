@@ -67,28 +67,7 @@ TEST_CASE("readable trace: the shortest trace with the fewest actor switches, fo
   CHECK(readable.stats.distinct == found.stats.distinct);
 }
 
-TEST_CASE("readable trace: symmetry keeps the first trace found, and the result says so", "[trace]") {
-  // Renaming w1 and w2 step by step would change the actors of the concrete
-  // trace; the second pass runs on plain searches only.
-  const auto w = statecheck::ids<Worker>("w", 2);
-  const auto spec = statecheck::spec<State>(
-      "two-workers-symmetric", statecheck::init([](State&) {}),
-      statecheck::actions(
-          statecheck::action("Prepare", w, [](const State& s, WorkerId i) { return s.phase[i] == 0; },
-                             [](State& s, WorkerId i) { s.phase[i] = 1; }),
-          statecheck::action("Commit", w, [](const State& s, WorkerId i) { return s.phase[i] == 1; },
-                             [](State& s, WorkerId i) { s.phase[i] = 2; })),
-      statecheck::invariants(statecheck::invariant(
-          "Unfinished", [](const State& s) { return s.phase[WorkerId(0)] < 2 || s.phase[WorkerId(1)] < 2; })),
-      statecheck::symmetric<Worker>(2));
-  statecheck::CheckOptions fewest = test::options(1);
-  fewest.trace = statecheck::CheckOptions::TracePolicy::fewest_switches;
-  const statecheck::CheckResult r = test::check_all_threads(spec, fewest);
-  REQUIRE(r.violation);
-  CHECK(r.violation->length() == 4);
-  CHECK(r.trace_policy == "first-found");
-  CHECK(r.warnings.empty());  // not on every run of a symmetric spec
-}
+// Under symmetry: tests/unit/readable_symmetry_test.cpp.
 
 TEST_CASE("readable trace: the library's default, on the README's lost update", "[trace]") {
   CHECK(statecheck::CheckOptions{}.trace == statecheck::CheckOptions::TracePolicy::fewest_switches);

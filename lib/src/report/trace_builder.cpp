@@ -2,7 +2,9 @@
 #include "report/trace_builder.hpp"
 
 #include <cstring>
+#include <map>
 #include <memory>
+#include <optional>
 
 #include "statecheck/report.hpp"
 
@@ -35,6 +37,61 @@ std::uint64_t actor_switches(const std::vector<TraceStep>& trace) {
   return switches;
 }
 
+std::vector<std::uint32_t> transition_lanes(const ModelOps& ops, std::vector<std::string>& names) {
+  std::map<std::string, std::uint32_t> index;
+  for (std::uint32_t i = 0; i < names.size(); ++i) index.emplace(names[i], i);
+  std::vector<std::uint32_t> lanes(ops.transitions);
+  for (std::uint32_t t = 0; t < ops.transitions; ++t) {
+    // An actor is a parameter, never a choice: describing without a state names it.
+    const TransitionInfo info = ops.describe(ops.model, nullptr, t);
+    const std::string lane = lane_of(ops.action_actors[info.action], info.action_name, info.params);
+    const auto [at, added] = index.try_emplace(lane, static_cast<std::uint32_t>(names.size()));
+    if (added) names.push_back(lane);
+    lanes[t] = at->second;
+  }
+  return lanes;
+}
+
+LaneRenaming::LaneRenaming(const std::vector<SymmetryKind>& kinds, std::vector<std::string>& names) {
+  std::map<std::string, std::uint32_t> index;
+  for (std::uint32_t i = 0; i < names.size(); ++i) index.emplace(names[i], i);
+  lanes_.resize(kinds.size());
+  std::vector<Place> places;
+  for (std::uint32_t k = 0; k < kinds.size(); ++k) {
+    const SymmetryKind& kind = kinds[k];
+    // An id's name is its prefix and its number; the first symmetric id's number gives the offset.
+    int offset = 0;
+    try {
+      offset = std::stoi(kind.first.substr(kind.prefix.size())) - kind.first_index;
+    } catch (const std::exception&) {
+      ok_ = false;
+      return;
+    }
+    const auto name = [&](int i) { return kind.prefix + std::to_string(i + offset); };
+    if (kind.count > 0 && (name(kind.first_index) != kind.first || name(kind.first_index + kind.count - 1) != kind.last)) {
+      ok_ = false;
+      return;
+    }
+    lanes_[k].resize(renaming_width);
+    for (int i = kind.first_index; i < kind.first_index + kind.count; ++i) {
+      const auto [at, added] = index.try_emplace(name(i), static_cast<std::uint32_t>(names.size()));
+      if (added) names.push_back(name(i));
+      lanes_[k][static_cast<std::size_t>(i)] = at->second;
+      if (place_.size() <= at->second) place_.resize(at->second + 1);
+      if (place_[at->second].kind != none) ok_ = false;  // two kinds print ids alike: a lane cannot say which
+      place_[at->second] = {k, static_cast<std::uint32_t>(i)};
+    }
+  }
+}
+
+/// What following a path needs: every transition's lane, and lanes under renamings.
+struct TraceBuilder::Lanes {
+  explicit Lanes(const ModelOps& ops) : of_tid(transition_lanes(ops, names)), renamed(ops.symmetry, names) {}
+  std::vector<std::string> names;
+  std::vector<std::uint32_t> of_tid;
+  LaneRenaming renamed;
+};
+
 bool TraceBuilder::visited(const std::byte* state) const {
   const std::size_t scratch_size = ops_.encoding_size == 0 ? 1 : ops_.encoding_size;
   std::unique_ptr<std::byte[]> scratch(new std::byte[scratch_size]);
@@ -63,6 +120,36 @@ bool TraceBuilder::step_into_orbit(std::byte* state, const std::byte* target, st
   return false;
 }
 
+bool TraceBuilder::follow_step(std::byte* state, std::byte* logged, std::vector<std::uint8_t>& frame,
+                               const Lanes& lanes, std::uint32_t& tid) const {
+  std::unique_ptr<std::byte[]> target(new std::byte[ops_.state_size + 16]);
+  std::memcpy(target.get(), logged, ops_.state_size);
+  ops_.rename(ops_.model, target.get(), frame.data());  // the concrete successor
+  const std::uint32_t lane = lanes.renamed(lanes.of_tid[tid], frame.data());  // and its actor
+  std::vector<std::uint8_t> sigma(frame.size());
+  ops_.canonicalize_renaming(ops_.model, logged, sigma.data());
+  // The new representative's id j is the old frame's sigma^-1(j).
+  std::vector<std::uint8_t> next(frame.size());
+  for (std::size_t k = 0; k < frame.size(); k += renaming_width)
+    for (std::size_t i = 0; i < renaming_width; ++i) next[k + sigma[k + i]] = frame[k + i];
+  frame = std::move(next);
+  std::unique_ptr<std::byte[]> moved(new std::byte[ops_.state_size + 16]);
+  for (std::uint32_t t = 0; t < ops_.transitions; ++t) {
+    if (lanes.of_tid[t] != lane) continue;
+    std::memcpy(moved.get(), state, ops_.state_size);
+    try {
+      if (!ops_.replay(ops_.model, moved.get(), t)) continue;
+    } catch (const std::exception&) {
+      continue;
+    }
+    if (!ops_.equal(moved.get(), target.get())) continue;
+    std::memcpy(state, moved.get(), ops_.state_size);
+    tid = t;
+    return true;
+  }
+  return false;
+}
+
 std::uint32_t TraceBuilder::concrete_failing(const std::byte* state, std::uint32_t tid, const std::string& message) const {
   if (ops_.canonicalize == nullptr) return tid;
   std::unique_ptr<std::byte[]> next(new std::byte[ops_.state_size + 16]);
@@ -78,7 +165,8 @@ std::uint32_t TraceBuilder::concrete_failing(const std::byte* state, std::uint32
 }
 
 std::vector<TraceStep> TraceBuilder::build(const std::vector<std::uint32_t>& path, std::string& problem,
-                                           const std::byte* expected_last, std::vector<std::byte>* last_state) const {
+                                           const std::byte* expected_last, std::vector<std::byte>* last_state,
+                                           bool follow) const {
   std::vector<TraceStep> steps;
   if (path.empty()) return steps;
   std::unique_ptr<std::byte[]> state(new std::byte[ops_.state_size + 16]);
@@ -94,9 +182,22 @@ std::vector<TraceStep> TraceBuilder::build(const std::vector<std::uint32_t>& pat
                 " was rejected on replay";
       return {};
     }
+    // Following, `frame` renames the representative's ids into the concrete state's.
+    follow = follow && symmetric;
+    std::optional<Lanes> lanes;
+    std::vector<std::uint8_t> frame;
     if (symmetric) {
       std::memcpy(rep.get(), state.get(), ops_.state_size);
-      ops_.canonicalize(ops_.model, rep.get());
+      if (follow) {
+        lanes.emplace(ops_);
+        std::vector<std::uint8_t> sigma(ops_.symmetry.size() * renaming_width);
+        ops_.canonicalize_renaming(ops_.model, rep.get(), sigma.data());
+        frame.resize(sigma.size());
+        for (std::size_t i = 0; i < sigma.size(); ++i) frame[i / renaming_width * renaming_width + sigma[i]] =
+            static_cast<std::uint8_t>(i % renaming_width);
+      } else {
+        ops_.canonicalize(ops_.model, rep.get());
+      }
     }
     TraceStep first;
     first.state = ops_.to_value(ops_.model, state.get());
@@ -110,14 +211,19 @@ std::vector<TraceStep> TraceBuilder::build(const std::vector<std::uint32_t>& pat
                   ") is not enabled";
         return {};
       }
-      if (symmetric) ops_.canonicalize(ops_.model, logged);
+      std::uint32_t taken = path[i];
+      if (follow && !follow_step(state.get(), logged, frame, *lanes, taken)) {
+        problem = "the spec is not symmetric: on the concrete trace, no transition at step " + std::to_string(i) +
+                  " reaches the renamed successor (" + step.label + " on its representative); run --self-check";
+        return {};
+      }
+      if (symmetric && !follow) ops_.canonicalize(ops_.model, logged);
       if (!visited(logged)) {
         problem = "the spec is not deterministic: on replay, step " + std::to_string(i) + " (" + step.label +
                   ") reaches a state the search never visited";
         return {};
       }
-      std::uint32_t taken = path[i];
-      if (symmetric && !step_into_orbit(state.get(), logged, taken)) {
+      if (symmetric && !follow && !step_into_orbit(state.get(), logged, taken)) {
         problem = "the spec is not symmetric: on the concrete trace, no transition at step " + std::to_string(i) +
                   " reaches the orbit the search logged (" + step.label + " on its representative); run --self-check";
         return {};

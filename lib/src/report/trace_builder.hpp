@@ -29,6 +29,36 @@ std::string lane_of(const std::string& actor, const std::string& action,
 /// How often a trace's consecutive steps change lanes (the first step counts none).
 std::uint64_t actor_switches(const std::vector<TraceStep>& trace);
 
+/// Every transition's lane, as an index into `names` (filled here). A lane
+/// is a parameter's value or an action's name: it does not depend on the state.
+std::vector<std::uint32_t> transition_lanes(const ModelOps& ops, std::vector<std::string>& names);
+
+/// Lanes under a renaming of the symmetric ids (laid out as
+/// ModelOps::canonicalize_renaming writes it): the lane of a symmetric id
+/// becomes its new name's lane (added to `names` if no transition has it);
+/// any other lane (an action, a fixed id, a number) stays.
+class LaneRenaming {
+ public:
+  LaneRenaming(const std::vector<SymmetryKind>& kinds, std::vector<std::string>& names);
+  /// False when an id's name could not be rebuilt from the kind's first and last names.
+  bool ok() const { return ok_; }
+  std::uint32_t operator()(std::uint32_t lane, const std::uint8_t* renaming) const {
+    if (lane >= place_.size() || place_[lane].kind == none) return lane;
+    const Place p = place_[lane];
+    return lanes_[p.kind][renaming[p.kind * renaming_width + p.index]];
+  }
+
+ private:
+  static constexpr std::uint32_t none = ~std::uint32_t{0};
+  struct Place {
+    std::uint32_t kind = none;
+    std::uint32_t index = 0;
+  };
+  std::vector<Place> place_;                        // per lane
+  std::vector<std::vector<std::uint32_t>> lanes_;  // per kind, per id index
+  bool ok_ = true;
+};
+
 class TraceBuilder {
  public:
   TraceBuilder(const ModelOps& ops, const VisitedSet* visited, const ExactSet* exact)
@@ -42,9 +72,12 @@ class TraceBuilder {
   /// lowest transition id whose successor has the logged representative
   /// (one exists: renaming commutes with the spec's transitions).
   /// `last_state`, when given, receives the concrete state the trace ends in.
+  /// `follow`: take the path's own steps, renamed along (the fewest-switch
+  /// pass chose them for their actors); a step's concrete transition then
+  /// reaches the renamed successor itself and has the renamed actor.
   std::vector<TraceStep> build(const std::vector<std::uint32_t>& path, std::string& problem,
                                const std::byte* expected_last = nullptr,
-                               std::vector<std::byte>* last_state = nullptr) const;
+                               std::vector<std::byte>* last_state = nullptr, bool follow = false) const;
 
   /// With symmetry: the lowest transition id from concrete `state` that throws
   /// `message`, standing for the representative's failing `tid` (else `tid`).
@@ -55,6 +88,12 @@ class TraceBuilder {
   /// The lowest transition id that takes `state` into the orbit of `target`
   /// (a representative); `state` becomes its successor. False when none does.
   bool step_into_orbit(std::byte* state, const std::byte* target, std::uint32_t& tid) const;
+  /// Follows the representative's step `tid` (`logged` -> its successor,
+  /// canonicalized in place) on the concrete `state`, whose ids are the
+  /// logged ones renamed by `frame` (updated for the successor).
+  struct Lanes;
+  bool follow_step(std::byte* state, std::byte* logged, std::vector<std::uint8_t>& frame, const Lanes& lanes,
+                   std::uint32_t& tid) const;
   const ModelOps& ops_;
   const VisitedSet* visited_;
   const ExactSet* exact_;

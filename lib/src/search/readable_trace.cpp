@@ -22,7 +22,7 @@ struct Way {
   std::uint64_t pred;   // rank in the previous level
   std::uint64_t order;  // its sequence's place among all ways of its level (0: smallest)
   std::uint32_t tid;
-  std::uint32_t actor;  // index into the pass's actor names
+  std::uint32_t actor;  // index into the pass's actor names, as the state's own ids name it
 };
 
 /// What the pass keeps of a level: per state its least switch count and its
@@ -68,7 +68,10 @@ class Pass {
   std::optional<ReadablePath> run(const std::vector<std::uint64_t>& targets, std::string& note);
 
  private:
-  void name_actors();
+  /// False when the actors of a symmetric spec cannot be renamed (its id names are not prefix + number).
+  bool name_actors();
+  /// With symmetry: `state` becomes its representative, and renaming_ says how.
+  void canonical(std::byte* state);
   /// False (and `note` says why) when the pass would hold more than --memory leaves.
   bool fits(std::size_t bytes, std::string& note);
   States initial_states(const std::vector<TraceLog::Step>& records);
@@ -84,19 +87,23 @@ class Pass {
   std::size_t room_;
   std::unique_ptr<std::byte[]> scratch_;
   std::unique_ptr<std::byte[]> next_;
+  std::vector<std::string> actor_names_;
   std::vector<std::uint32_t> actor_of_tid_;
+  std::optional<LaneRenaming> renamed_;  // with symmetry
+  std::vector<std::uint8_t> renaming_;   // the last canonicalization's
   std::vector<LevelBest> best_;  // per level, from level 1
 };
 
-void Pass::name_actors() {
-  std::map<std::string, std::uint32_t> index;
-  actor_of_tid_.resize(ops_.transitions);
-  for (std::uint32_t t = 0; t < ops_.transitions; ++t) {
-    // An actor is a parameter, never a choice: it does not depend on the state.
-    const TransitionInfo info = ops_.describe(ops_.model, nullptr, t);
-    const std::string lane = lane_of(ops_.action_actors[info.action], info.action_name, info.params);
-    actor_of_tid_[t] = index.try_emplace(lane, static_cast<std::uint32_t>(index.size())).first->second;
-  }
+bool Pass::name_actors() {
+  actor_of_tid_ = transition_lanes(ops_, actor_names_);
+  if (ops_.canonicalize == nullptr) return true;
+  renamed_.emplace(ops_.symmetry, actor_names_);
+  renaming_.resize(ops_.symmetry.size() * renaming_width);
+  return renamed_->ok();
+}
+
+void Pass::canonical(std::byte* state) {
+  if (ops_.canonicalize != nullptr) ops_.canonicalize_renaming(ops_.model, state, renaming_.data());
 }
 
 bool Pass::fits(std::size_t bytes, std::string& note) {
@@ -111,6 +118,7 @@ States Pass::initial_states(const std::vector<TraceLog::Step>& records) {
   for (std::size_t i = 0; i < records.size(); ++i)
     if (!ops_.make_initial(ops_.model, records[i].tid, s.at(i)))
       throw std::runtime_error("initial state " + std::to_string(records[i].tid) + " was rejected on replay");
+    else canonical(s.at(i));
   return s;
 }
 
@@ -119,6 +127,7 @@ States Pass::next_states(const States& current, const std::vector<TraceLog::Step
   for (std::size_t i = 0; i < records.size(); ++i) {
     std::memcpy(s.at(i), current.at(records[i].parent_rank), ops_.state_size);
     if (!ops_.replay(ops_.model, s.at(i), records[i].tid)) throw std::runtime_error("a logged step is not enabled on replay");
+    canonical(s.at(i));
   }
   return s;
 }
@@ -144,6 +153,7 @@ std::vector<Edge> Pass::edges(std::uint32_t level, const States& current, const 
       } catch (const std::exception&) {
         continue;  // the search would have stopped on it: not a step of a shortest trace
       }
+      canonical(next_.get());
       const std::uint64_t lo = ops_.fingerprint(ops_.model, next_.get(), scratch_.get()).lo;
       auto it = std::lower_bound(index.begin(), index.end(), std::pair<std::uint64_t, std::uint64_t>{lo, 0});
       for (; it != index.end() && it->first == lo; ++it) {
@@ -152,7 +162,9 @@ std::vector<Edge> Pass::edges(std::uint32_t level, const States& current, const 
         const Way* way = extended(level, p, actor);
         // Initial states are ranked by combination: their rank is their order.
         const std::uint32_t cost = way == nullptr ? 0 : best_[level].switches[p] + (way->actor == actor ? 0 : 1);
-        out.push_back({it->second, p, way == nullptr ? p : way->order, t, actor, cost});
+        // The successor's ids are renamed into its representative's: so is the actor.
+        const std::uint32_t arriving = renamed_ ? (*renamed_)(actor, renaming_.data()) : actor;
+        out.push_back({it->second, p, way == nullptr ? p : way->order, t, arriving, cost});
         break;
       }
     }
@@ -203,8 +215,7 @@ const Way& Pass::way_with(const LevelBest& best, std::uint64_t state, std::uint3
 
 std::optional<ReadablePath> Pass::run(const std::vector<std::uint64_t>& targets, std::string& note) {
   const std::uint32_t last = log_.levels();
-  if (targets.empty() || last < 2) return std::nullopt;
-  name_actors();
+  if (targets.empty() || last < 2 || !name_actors()) return std::nullopt;
   const std::vector<TraceLog::Step> roots = log_.records(1);
   States current = initial_states(roots);
   best_.resize(last + 1);
@@ -236,7 +247,7 @@ std::optional<ReadablePath> Pass::run(const std::vector<std::uint64_t>& targets,
   for (std::uint32_t level = last; level >= 2; --level) {
     chosen.path[level - 1] = way->tid;
     state = way->pred;
-    if (level > 2) way = &way_with(best_[level - 1], state, way->actor);
+    if (level > 2) way = &way_with(best_[level - 1], state, actor_of_tid_[way->tid]);  // as the edges chose it
   }
   chosen.path[0] = roots[state].tid;
   return chosen;
@@ -247,7 +258,6 @@ std::optional<ReadablePath> Pass::run(const std::vector<std::uint64_t>& targets,
 std::optional<ReadablePath> fewest_switch_path(const ModelOps& ops, const TraceLog& log,
                                                const std::vector<std::uint64_t>& targets, std::size_t memory_room,
                                                std::string& note) {
-  if (ops.canonicalize != nullptr) return std::nullopt;  // trace_policy "first-found" says so; no warning on every run
   return Pass(ops, log, memory_room).run(targets, note);
 }
 

@@ -19,6 +19,18 @@
 // transition id) without comparing whole paths. The comparison is among the
 // kept ways: a prefix one switch worse than a state's best is not kept, even
 // where a later step would make it tie.
+//
+// Under symmetry the levels hold representatives and the pass runs on them.
+// A way's last actor is named in its state's own ids: re-expanding
+// representative r by a step of actor a reaches s, whose representative is
+// sigma(s), so the way into sigma(s) ends with actor sigma(a) (an action's
+// name or a fixed id is left as is). Every concrete path maps onto such a
+// path with the same switches (renaming commutes with the steps), and back
+// (TraceBuilder::build's follow). Where a representative is fixed by some
+// renaming g, sigma is one of several and a way's actor stands for its whole
+// class under g; no closure over g is needed: every step of r is re-expanded,
+// so a step whose actor is g(a) is matched by the step g^-1 of it, of actor
+// a, into the same representative with the same arriving actor.
 #pragma once
 
 #include <cstddef>
@@ -44,8 +56,10 @@ struct ReadablePath {
 /// The fewest-switch shortest path to one of `targets` (ranks in the log's
 /// last level, ascending). Empty, with `note` saying why, when the pass would
 /// need more than `memory_room` bytes (the first-found trace is kept then).
-/// Empty without a note for symmetric searches: the logged states are
-/// representatives, and the concrete trace renames actors step by step.
+/// With symmetry the path runs through representatives: build its concrete
+/// trace with TraceBuilder::build's follow, which keeps its switch count.
+/// Empty without a note for a symmetric spec whose id names cannot be
+/// rebuilt from its kinds' first and last names (LaneRenaming::ok).
 std::optional<ReadablePath> fewest_switch_path(const ModelOps& ops, const TraceLog& log,
                                                const std::vector<std::uint64_t>& targets, std::size_t memory_room,
                                                std::string& note);

@@ -46,8 +46,10 @@ std::vector<TraceStep> SearchState::trace_to(Location at, bool compare_last, std
   const std::byte* last = compare_last ? frontier.get() + at.rank * frontier_stride : nullptr;
   std::vector<TraceStep> steps;
   try {
+    // A given path was chosen for its actors: with symmetry it is followed renamed, step by step.
+    const bool follow = !path.empty();
     if (path.empty()) path = log.path(at.level, at.rank);
-    steps = TraceBuilder(ops, visited.get(), exact.get()).build(path, problem, last, last_state);
+    steps = TraceBuilder(ops, visited.get(), exact.get()).build(path, problem, last, last_state, follow);
   } catch (const std::runtime_error& e) {  // the spilled trace log could not be read back: an I/O stop, not the spec's fault
     const std::string found = result.violation ? "a violation of " + result.violation->property
                                                : result.error ? "a spec error" : "a result";
@@ -79,7 +81,8 @@ std::vector<std::uint64_t> SearchState::violating_ranks(std::uint32_t invariant)
   return ranks;
 }
 
-std::vector<std::uint32_t> SearchState::readable_path(const std::string& property, Location& at) {
+std::vector<std::uint32_t> SearchState::readable_path(const std::string& property, Location& at,
+                                                     std::uint64_t& switches) {
   result.trace_policy = "first-found";
   if (options.trace != CheckOptions::TracePolicy::fewest_switches || log.levels() != at.level || at.level < 3) {
     if (options.trace == CheckOptions::TracePolicy::fewest_switches && at.level < 3)
@@ -104,6 +107,7 @@ std::vector<std::uint32_t> SearchState::readable_path(const std::string& propert
   }
   result.trace_policy = "fewest-switches";
   at.rank = chosen->rank;
+  switches = chosen->switches;
   return std::move(chosen->path);
 }
 
@@ -111,9 +115,16 @@ void SearchState::report_violation(Violation::Kind kind, const std::string& prop
   result.outcome = Outcome::violation;
   result.violation = Violation{kind, property, {}};
   std::vector<std::uint32_t> path;
-  if (kind == Violation::Kind::invariant) path = readable_path(property, at);
+  std::uint64_t claimed = 0;
+  if (kind == Violation::Kind::invariant) path = readable_path(property, at, claimed);
   else result.trace_policy = "first-found";
+  const bool chosen = !path.empty();
   std::vector<TraceStep> steps = trace_to(at, true, nullptr, std::move(path));
+  // Under symmetry the concrete trace renames the chosen one step by step; it must switch as often.
+  if (chosen && result.violation && actor_switches(steps) != claimed)
+    result.warnings.push_back("the most readable trace was counted with " + std::to_string(claimed) +
+                              " actor switches, but its concrete steps have " + std::to_string(actor_switches(steps)) +
+                              "; the spec may not be symmetric: run --self-check");
   if (result.violation) result.violation->trace = std::move(steps);
 }
 

@@ -115,14 +115,16 @@ class SearchState {
   double seconds_before = 0;  // spent before the checkpoint this run resumed from
 
  private:
-  /// The trace to `at`: along `path` when given, else the trace log's discoverers.
+  /// The trace to `at`: along `path` when given (with symmetry, each step
+  /// renamed as TraceBuilder::build's follow does), else the trace log's discoverers.
   std::vector<TraceStep> trace_to(Location at, bool compare_last, std::vector<std::byte>* last_state = nullptr,
                                   std::vector<std::uint32_t> path = {});
   /// With CheckOptions::trace fewest_switches, the path of the most readable
   /// shortest trace to a state of `at`'s level violating `property` (`at`
   /// becomes that state); empty for the first found (a note in the warnings
   /// says why when the pass could not run). Sets result.trace_policy.
-  std::vector<std::uint32_t> readable_path(const std::string& property, Location& at);
+  /// `switches` receives the switches the pass counted on it.
+  std::vector<std::uint32_t> readable_path(const std::string& property, Location& at, std::uint64_t& switches);
   /// The ranks of the frontier's states that violate invariant `invariant`, ascending.
   std::vector<std::uint64_t> violating_ranks(std::uint32_t invariant) const;
   CheckpointMeta checkpoint_meta() const;

@@ -145,17 +145,12 @@ class Canonicalizer {
   explicit Canonicalizer(const symmetry_t<Tags...>& symmetry) : sym_(symmetry), counts_(symmetry.counts) {}
 
   /// Replaces `s` by its representative; returns the number of candidate renamings tried.
-  std::uint64_t operator()(State& s) const {
-    Order order{};
-    Runs runs{};
-    bool tied = sort(s, order, runs);
-    if (tied) tied = drop_interchangeable_runs(s, order, runs, nullptr);
-    if (!tied) {
-      apply(s, order);
-      return 1;
-    }
-    return smallest(s, runs, order);
-  }
+  std::uint64_t operator()(State& s) const { return canonicalize<false>(s, nullptr); }
+
+  /// As operator(), and `applied` receives the renaming that took `s` to its
+  /// representative (one of them when the representative has a nontrivial
+  /// stabilizer). Cold: the trace passes use it, the search does not.
+  std::uint64_t operator()(State& s, Perm& applied) const { return canonicalize<true>(s, &applied); }
 
   /// The number of renamings that leave `s` unchanged (its stabilizer), or 0
   /// when counting them would try more than `limit` candidates. A renaming
@@ -186,6 +181,21 @@ class Canonicalizer {
   /// Per kind and sorted position: the position where its run of tied ids starts
   /// (its own position when it is alone or its run needs no enumeration).
   using Runs = std::array<std::array<std::uint8_t, max_symmetric_ids>, kinds>;
+
+  /// The search's canonicalization, and (Record) the trace passes' one that says which renaming it applied.
+  template <bool Record>
+  std::uint64_t canonicalize(State& s, Perm* applied) const {
+    Order order{};
+    Runs runs{};
+    bool tied = sort(s, order, runs);
+    if (tied) tied = drop_interchangeable_runs(s, order, runs, nullptr);
+    if (!tied) {
+      apply(s, order);
+      if constexpr (Record) *applied = renaming(order);
+      return 1;
+    }
+    return smallest<Record>(s, runs, order, applied);
+  }
 
   /// Sorts every kind's ids by signature; true when some tie.
   bool sort(const State& s, Order& order, Runs& runs) const {
@@ -280,15 +290,20 @@ class Canonicalizer {
   }
 
   /// Every order of each run of ties (an odometer over next_permutation); keeps the smallest result.
-  std::uint64_t smallest(State& s, const Runs& runs, Order order) const {
+  template <bool Record>
+  std::uint64_t smallest(State& s, const Runs& runs, Order order, Perm* applied) const {
     const State original = s;
     apply(s, order);
+    if constexpr (Record) *applied = renaming(order);
     std::uint64_t tried = 1;
     while (advance(runs, order)) {
       State candidate = original;
       apply(candidate, order);
       ++tried;
-      if (statecheck::order(candidate, s) < 0) s = candidate;
+      if (statecheck::order(candidate, s) < 0) {
+        s = candidate;
+        if constexpr (Record) *applied = renaming(order);
+      }
     }
     return tried;
   }

@@ -95,6 +95,8 @@ class Model {
       o.plain_initial = &initial<false>;
       o.plain_expand = &expand<false>;
       o.canonicalize = &canonicalize;
+      o.canonicalize_renaming = &canonicalize_renaming;
+      o.rename = &rename;
       o.transpose = &transpose;
       o.stabilizer = &stabilizer;
       for (std::size_t k = 0; k < Spec::symmetry_type::kinds; ++k)
@@ -340,6 +342,29 @@ class Model {
       return true;
     });
     return tried;
+  }
+
+  static_assert(renaming_width == max_symmetric_ids, "ModelOps renamings hold one row of max_symmetric_ids per kind");
+
+  static std::uint64_t canonicalize_renaming(const void* m, std::byte* state, std::uint8_t* renaming) {
+    std::uint64_t tried = 1;
+    typename Sym::perm applied = Sym::perm::identity();
+    as_std_exception([&] {
+      tried = self(m).canon_(*std::launder(reinterpret_cast<State*>(state)), applied);
+      return true;
+    });
+    for (std::size_t k = 0; k < applied.to.size(); ++k)
+      std::memcpy(renaming + k * renaming_width, applied.to[k].data(), renaming_width);
+    return tried;
+  }
+
+  static void rename(const void*, std::byte* state, const std::uint8_t* renaming) {
+    typename Sym::perm p;
+    for (std::size_t k = 0; k < p.to.size(); ++k) std::memcpy(p.to[k].data(), renaming + k * renaming_width, renaming_width);
+    as_std_exception([&] {
+      permute(*std::launder(reinterpret_cast<State*>(state)), p);
+      return true;
+    });
   }
 
   /// The renamings that fix a representative, 0 when too many to count (Canonicalizer::stabilizer).

@@ -78,6 +78,9 @@ struct SymmetryKind {
 /// (beyond it, the states an orbit stands for are reported as unknown).
 inline constexpr std::uint64_t max_stabilizer_candidates = 5040;
 
+/// A renaming's row per symmetric kind (ModelOps::canonicalize_renaming): max_symmetric_ids.
+inline constexpr std::size_t renaming_width = 32;
+
 struct ModelOps {
   const void* model = nullptr;
   std::string name;
@@ -127,6 +130,11 @@ struct ModelOps {
   std::uint64_t (*stabilizer)(const void* model, const std::byte* state) = nullptr;
   /// Swaps ids a and b (0-based indices) of symmetric kind `kind` in a state.
   void (*transpose)(const void* model, std::byte* state, std::uint32_t kind, int a, int b) = nullptr;
+  /// As canonicalize, and writes the renaming it applied: kind k's id of
+  /// index i became index renaming[k * renaming_width + i]. Cold (trace passes).
+  std::uint64_t (*canonicalize_renaming)(const void* model, std::byte* state, std::uint8_t* renaming) = nullptr;
+  /// Renames a state's ids by `renaming` (laid out as canonicalize_renaming writes it).
+  void (*rename)(const void* model, std::byte* state, const std::uint8_t* renaming) = nullptr;
   /// initial and expand without canonicalization (--no-symmetry).
   void (*plain_initial)(const void* model, Worker& w) = nullptr;
   void (*plain_expand)(const void* model, const StateChunk& chunk, Worker& w) = nullptr;
@@ -139,6 +147,8 @@ inline ModelOps without_symmetry(ModelOps ops) {
   ops.expand = ops.plain_expand;
   ops.symmetry.clear();
   ops.canonicalize = nullptr;
+  ops.canonicalize_renaming = nullptr;
+  ops.rename = nullptr;
   ops.transpose = nullptr;
   ops.stabilizer = nullptr;
   return ops;
