@@ -6,7 +6,10 @@
 // lengths and steps are hand derivations, the modelling brief's step-by-step
 // traces from the report's reproduction (the spec README states each one);
 // state counts are regression pins: first measured by statecheck.
+// s2..sN are declared symmetric (s1, the first leader, is not): the counts are
+// pinned both reduced (orbits) and with o.symmetry = false (every state).
 #include "support/check_helpers.hpp"
+#include "support/orbits.hpp"
 #include "specs/hdds/root_ca_rotation/root_ca_rotation.hpp"
 #include "statecheck/report.hpp"
 
@@ -32,13 +35,34 @@ const rca::Config patched_atomic = cfg(rca::Variant::patched, rca::Scenario::ato
 const rca::Config patched_split = cfg(rca::Variant::patched, rca::Scenario::split_task);
 
 /// Checks only these invariants with 1 and 2 threads (identical results required).
-statecheck::CheckResult only(const rca::Config& c, std::vector<std::string> invariants) {
+statecheck::CheckResult only(const rca::Config& c, std::vector<std::string> invariants, bool symmetry = true) {
   auto o = test::options(1);
   o.invariants = std::move(invariants);
+  o.symmetry = symmetry;
   return test::check_all_threads(rca::make_spec(c), o, {2});
 }
-statecheck::CheckResult only(const rca::Config& c, const std::string& invariant) {
-  return only(c, std::vector<std::string>{invariant});
+statecheck::CheckResult only(const rca::Config& c, const std::string& invariant, bool symmetry = true) {
+  return only(c, std::vector<std::string>{invariant}, symmetry);
+}
+
+struct Counts {
+  std::uint64_t distinct, generated;
+  std::uint32_t depth;
+};
+/// A reduced run's counts, and that its orbits stand for exactly `full` states.
+void require_reduced(const statecheck::CheckResult& r, Counts reduced, std::uint64_t full) {
+  REQUIRE(r.stats.distinct == reduced.distinct);
+  REQUIRE(r.stats.generated == reduced.generated);
+  REQUIRE(r.stats.depth == reduced.depth);
+  REQUIRE(r.stats.symmetry == std::vector<std::string>{"s2..s3"});
+  REQUIRE(r.stats.symmetry_uncounted == 0);
+  REQUIRE(r.stats.symmetry_states == static_cast<double>(full));
+}
+void require_full(const statecheck::CheckResult& r, Counts full) {
+  REQUIRE(r.stats.distinct == full.distinct);
+  REQUIRE(r.stats.generated == full.generated);
+  REQUIRE(r.stats.depth == full.depth);
+  REQUIRE(r.stats.symmetry.empty());
 }
 
 /// The invariants the patch is about; CommitPersistsNewSerial fails in both
@@ -108,40 +132,47 @@ TEST_CASE("without a crash the as-is ring behaves as designed: the bug window is
   for (rca::Variant v : {rca::Variant::as_is, rca::Variant::patched}) {
     rca::Config c = cfg(v, rca::Scenario::atomic_task);
     c.crashes = 0;
-    const auto r = test::check_all_threads(rca::make_spec(c), test::options(1), {2});
-    REQUIRE(r.outcome == Outcome::violation);
-    REQUIRE(r.violation->property == "DuplicateAckWindow");
-    // State counts: regression pins, first measured by statecheck.
-    REQUIRE(r.stats.distinct == 155152);
-    REQUIRE(r.stats.generated == 689976);
-    REQUIRE(r.stats.depth == 27);
+    for (const bool symmetry : {true, false}) {
+      auto o = test::options(1);
+      o.symmetry = symmetry;
+      const auto r = test::check_all_threads(rca::make_spec(c), o, {2});
+      REQUIRE(r.outcome == Outcome::violation);
+      REQUIRE(r.violation->property == "DuplicateAckWindow");
+      // State counts: regression pins, first measured by statecheck.
+      if (symmetry) require_reduced(r, {77620, 345201, 27}, 155152);
+      else require_full(r, {155152, 689976, 27});
+    }
   }
 }
 
 TEST_CASE("patched, atomic task, one crash, restart from disk: the ack invariants hold", "[root-ca-rotation]") {
-  // One 2-thread run of the default configuration (the brief estimated 3-5e6 states);
-  // thread independence is shown on the reduced flush rule below.
-  auto o = test::options(2);
-  o.invariants = ack_invariants;
-  const auto r = statecheck::check(rca::make_spec(patched_atomic), o);
-  // ok also means every goal is reached, DuplicateAckWindow included: s2
-  // acked twice and the leader holds as many acks as peers from two SCMs.
-  REQUIRE(r.outcome == Outcome::ok);
-  // State counts: regression pins, first measured by statecheck.
-  REQUIRE(r.stats.distinct == 3530336);
-  REQUIRE(r.stats.generated == 16618831);
-  REQUIRE(r.stats.depth == 35);
+  // One 2-thread run of the default configuration per symmetry setting (the
+  // brief estimated 3-5e6 states); thread independence is shown on the reduced
+  // flush rule below.
+  for (const bool symmetry : {true, false}) {
+    auto o = test::options(2);
+    o.invariants = ack_invariants;
+    o.symmetry = symmetry;
+    const auto r = statecheck::check(rca::make_spec(patched_atomic), o);
+    // ok also means every goal is reached, DuplicateAckWindow included: s2
+    // acked twice and the leader holds as many acks as peers from two SCMs.
+    REQUIRE(r.outcome == Outcome::ok);
+    // State counts: regression pins, first measured by statecheck.
+    if (symmetry) require_reduced(r, {1765256, 8309929, 35}, 3530336);
+    else require_full(r, {3530336, 16618831, 35});
+  }
 }
 
 TEST_CASE("flush=observable: the same verdicts in a 6 times smaller space", "[root-ca-rotation]") {
   rca::Config c = patched_atomic;
   c.flush = rca::FlushRule::observable;
-  const auto r = only(c, ack_invariants);
-  REQUIRE(r.outcome == Outcome::ok);
-  // State counts: regression pins, first measured by statecheck.
-  REQUIRE(r.stats.distinct == 552494);
-  REQUIRE(r.stats.generated == 1590443);
-  REQUIRE(r.stats.depth == 34);
+  for (const bool symmetry : {true, false}) {
+    const auto r = only(c, ack_invariants, symmetry);
+    REQUIRE(r.outcome == Outcome::ok);
+    // State counts: regression pins, first measured by statecheck.
+    if (symmetry) require_reduced(r, {276284, 795416, 34}, 552494);
+    else require_full(r, {552494, 1590443, 34});
+  }
 
   struct Row { rca::Config c; const char* invariant; std::size_t length; };
   rca::Config until = patched_atomic;
@@ -160,10 +191,13 @@ TEST_CASE("patched, restart keeps 'rotated' false until COMMITTED: COMMIT replay
   const auto r = only(cfg(rca::Variant::patched, rca::Scenario::atomic_task, rca::RestartRule::until_committed),
                       "NoScmFailsCommit");
   require_violation(r, "NoScmFailsCommit", 19);
+  // Under symmetry the trace is a concrete run the reduced search found: s3's
+  // prepare task runs before s2's (checked by hand: each step is enabled, the
+  // length and the failing SCM s2 are those of the trace without symmetry).
   REQUIRE(test::labels(r.violation->trace) ==
           Labels{"StartRotation", "Apply(scm=s1)", "Apply(scm=s2)", "Apply(scm=s3)", "PrepTask(scm=s1)",
-                 "Apply(scm=s1)", "Apply(scm=s2)", "PrepTask(scm=s2)", "Apply(scm=s1)", "Apply(scm=s2)",
-                 "PrepTask(scm=s3)", "Apply(scm=s1)", "Apply(scm=s2)", "CheckAcks", "Flush(scm=s2)",
+                 "Apply(scm=s1)", "Apply(scm=s2)", "PrepTask(scm=s3)", "Apply(scm=s1)", "Apply(scm=s2)",
+                 "PrepTask(scm=s2)", "Apply(scm=s1)", "Apply(scm=s2)", "CheckAcks", "Flush(scm=s2)",
                  "Apply(scm=s2)", "Crash(scm=s2)", "Restart(scm=s2)", "Apply(scm=s2)"});
   REQUIRE(field(r, "scm.s2.sub_ca") == "missing");
   REQUIRE(field(r, "prepared_at_decision") == "{s1, s2, s3}");
@@ -199,10 +233,13 @@ TEST_CASE("residual HDDS-16913: patched, split task, NoScmFailsCommit in 22 unde
     c.restart = rca::RestartRule::until_committed;
     const auto r = only(c, "NoScmFailsCommit");
     require_violation(r, "NoScmFailsCommit", 22);
+    // Under symmetry the trace is a concrete run the reduced search found: s3's
+    // prepare task runs before s2's (checked by hand: each step is enabled, the
+    // length and the failing SCM s2 are those of the trace without symmetry).
     REQUIRE(test::labels(r.violation->trace) ==
             Labels{"StartRotation", "Apply(scm=s1)", "Apply(scm=s2)", "Apply(scm=s3)", "PrepBegin(scm=s1)",
                    "PrepBegin(scm=s2)", "PrepBegin(scm=s3)", "PrepEnd(scm=s1)", "Apply(scm=s1)", "Apply(scm=s2)",
-                   "PrepEnd(scm=s2)", "Apply(scm=s1)", "Apply(scm=s2)", "PrepEnd(scm=s3)", "Apply(scm=s1)",
+                   "PrepEnd(scm=s3)", "Apply(scm=s1)", "Apply(scm=s2)", "PrepEnd(scm=s2)", "Apply(scm=s1)",
                    "Apply(scm=s2)", "CheckAcks", "Flush(scm=s2)", "Apply(scm=s2)", "Crash(scm=s2)",
                    "Restart(scm=s2)", "Apply(scm=s2)"});
   }
@@ -230,10 +267,13 @@ TEST_CASE("newSubCACertId: a restarted follower applies COMMIT with a null certi
   for (const rca::Config& c : {as_is_atomic, patched_atomic}) {
     const auto r = only(c, "CommitPersistsNewSerial");
     require_violation(r, "CommitPersistsNewSerial", 18);
+    // Under symmetry the trace is a concrete run the reduced search found: s3's
+    // prepare task runs before s2's (checked by hand: each step is enabled, the
+    // length and the failing SCM s2 are those of the trace without symmetry).
     REQUIRE(test::labels(r.violation->trace) ==
             Labels{"StartRotation", "Apply(scm=s1)", "Apply(scm=s2)", "Apply(scm=s3)", "PrepTask(scm=s1)",
-                   "Apply(scm=s1)", "Apply(scm=s2)", "PrepTask(scm=s2)", "Apply(scm=s1)", "Apply(scm=s2)",
-                   "PrepTask(scm=s3)", "Apply(scm=s1)", "Apply(scm=s2)", "CheckAcks", "Flush(scm=s2)",
+                   "Apply(scm=s1)", "Apply(scm=s2)", "PrepTask(scm=s3)", "Apply(scm=s1)", "Apply(scm=s2)",
+                   "PrepTask(scm=s2)", "Apply(scm=s1)", "Apply(scm=s2)", "CheckAcks", "Flush(scm=s2)",
                    "Crash(scm=s2)", "Restart(scm=s2)", "Apply(scm=s2)"});
     REQUIRE(field(r, "prepared_at_decision") == "{s1, s2, s3}");
     REQUIRE(field(r, "scm.s2.sub_ca") == "present");  // both moves done
@@ -252,10 +292,13 @@ TEST_CASE("commit-crash: a follower killed between rotationCommit's two moves ca
     c.commit_crash = true;
     const auto r = only(c, "NoScmFailsCommit");
     require_violation(r, "NoScmFailsCommit", 15);
+    // Under symmetry the trace is a concrete run the reduced search found: s3's
+    // prepare task runs before s2's (checked by hand: each step is enabled, the
+    // length and the failing SCM s2 are those of the trace without symmetry).
     REQUIRE(test::labels(r.violation->trace) ==
             Labels{"StartRotation", "Apply(scm=s1)", "Apply(scm=s2)", "Apply(scm=s3)", "PrepTask(scm=s1)",
-                   "Apply(scm=s1)", "Apply(scm=s2)", "PrepTask(scm=s2)", "Apply(scm=s1)", "Apply(scm=s2)",
-                   "PrepTask(scm=s3)", "Apply(scm=s1)", "Apply(scm=s2)", "CheckAcks", "CrashMidCommit(scm=s2)"});
+                   "Apply(scm=s1)", "Apply(scm=s2)", "PrepTask(scm=s3)", "Apply(scm=s1)", "Apply(scm=s2)",
+                   "PrepTask(scm=s2)", "Apply(scm=s1)", "Apply(scm=s2)", "CheckAcks", "CrashMidCommit(scm=s2)"});
     REQUIRE(field(r, "prepared_at_decision") == "{s1, s2, s3}");
     REQUIRE(field(r, "scm.s2.sub_ca") == "moved_out");
     REQUIRE(field(r, "scm.s2.sub_ca_next") == "1");
@@ -339,4 +382,67 @@ TEST_CASE("patched: the ack invariants hold with a leader change and with a seco
     REQUIRE(r.stats.generated == 2295137);
     REQUIRE(r.stats.depth == 47);
   }
+}
+
+TEST_CASE("symmetry over s2..sN: every verdict and shortest length is the same without it", "[root-ca-rotation]") {
+  // Each as-is row and each patched finding of the README's table, one
+  // 2-thread run each way (the reduced runs are pinned with 1 and 2 threads above).
+  struct Row { rca::Config c; const char* invariant; std::size_t length; };
+  rca::Config until = patched_atomic, split_until = patched_split, as_is_crash = as_is_atomic,
+              patched_crash = patched_atomic, change = patched_atomic, four = as_is_atomic;
+  until.restart = split_until.restart = rca::RestartRule::until_committed;
+  as_is_crash.commit_crash = patched_crash.commit_crash = true;
+  change.leader_change = true;
+  four.scms = 4;
+  four.flush = rca::FlushRule::observable;
+  for (const Row& row :
+       {Row{as_is_atomic, "OneAckPerScm", 10}, Row{as_is_atomic, "CommitOnlyWhenAllPrepared", 13},
+        Row{as_is_atomic, "NoScmFailsCommit", 18}, Row{as_is_atomic, "CommitPersistsNewSerial", 18},
+        Row{as_is_split, "OneAckPerScm", 12}, Row{as_is_split, "CommitOnlyWhenAllPrepared", 16},
+        Row{as_is_split, "NoScmFailsCommit", 21}, Row{as_is_crash, "NoScmFailsCommit", 15},
+        Row{four, "OneAckPerScm", 10}, Row{four, "CommitOnlyWhenAllPrepared", 16},
+        Row{patched_atomic, "CommitPersistsNewSerial", 18}, Row{until, "NoScmFailsCommit", 19},
+        Row{patched_split, "NoScmFailsCommit", 22}, Row{split_until, "NoScmFailsCommit", 22},
+        Row{patched_crash, "NoScmFailsCommit", 15}, Row{change, "CommitPersistsNewSerial", 16}}) {
+    INFO(row.invariant << " " << row.length << " scms=" << row.c.scms);
+    for (const bool symmetry : {true, false}) {
+      auto o = test::options(2);
+      o.memory = std::size_t{1} << 30;  // 4 SCMs without symmetry: larger frontiers than the default budget
+      o.invariants = {row.invariant};
+      o.symmetry = symmetry;
+      const auto r = statecheck::check(rca::make_spec(row.c), o);
+      require_violation(r, row.invariant, row.length);
+      REQUIRE(r.stats.symmetry.empty() == !symmetry);
+    }
+  }
+  // The rotations=2 findings are pinned at 2 SCMs, where s2..s2 renames nothing.
+}
+
+TEST_CASE("symmetry over s2..s3: brute-force orbits agree with the reduced search", "[root-ca-rotation]") {
+  // test::cross_check_orbits needs a run where every property holds, and every
+  // small configuration violates one (CommitPersistsNewSerial with a crash, the
+  // goal DuplicateAckWindow without). So this runs its comparisons with the
+  // three ack invariants, which hold here: patched, one crash, observable
+  // flushes (552,494 states). test::brute_force enumerates every transition,
+  // whatever the invariants.
+  rca::Config c = patched_atomic;
+  c.flush = rca::FlushRule::observable;
+  const auto spec = rca::make_spec(c);
+  const test::BruteForce b = test::brute_force(spec, test::LibraryRename<rca::Scm>{1}, c.scms - 1);
+  for (const bool symmetry : {true, false}) {
+    statecheck::CheckOptions o = test::exact_options(symmetry);
+    o.invariants = ack_invariants;
+    const auto r = test::check_all_threads(spec, o, {2});
+    REQUIRE(r.outcome == Outcome::ok);
+    REQUIRE(r.stats.depth == b.depth);
+    if (!symmetry) {
+      REQUIRE(r.stats.distinct == b.states);
+      continue;
+    }
+    REQUIRE(r.stats.distinct == b.orbits);
+    REQUIRE(r.stats.generated == b.generated_reduced);
+    REQUIRE(r.stats.symmetry_uncounted == 0);
+    REQUIRE(r.stats.symmetry_states == static_cast<double>(b.states));
+  }
+  REQUIRE(b.orbits < b.states);
 }

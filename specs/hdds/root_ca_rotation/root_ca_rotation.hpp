@@ -229,7 +229,9 @@ inline auto make_spec(const Config& c) {
           // "ok" is not vacuous only if the patched run gets here too.
           statecheck::goal("DuplicateAckWindow", [n](const State& st) {
             return st.rot == Rot::waiting && st.acks_tallied == n && st.ack_senders.size() < n;
-          })));
+          })),
+      // s2..sN are interchangeable; s1, the initial leader, is not (README, "Symmetry").
+      statecheck::symmetric<Scm>(1, n - 1));
 }
 
 }  // namespace specs::hdds::root_ca_rotation
