@@ -41,6 +41,8 @@
 #include <statecheck/statecheck.hpp>
 #include <vector>
 
+#include "examples/tla/majorities.hpp"
+
 namespace examples::paxos {
 
 struct Acc {
@@ -97,18 +99,8 @@ inline const auto config = statecheck::constants<Config>(
 
 using Quorum = statecheck::id_set<max_acceptors, Acc>;
 
-/// Every set of n/2+1 acceptors (a majority; for one acceptor MCQuorum's {{a1}}).
-inline std::vector<Quorum> majorities(int n) {
-  std::vector<Quorum> out;
-  for (unsigned mask = 0; mask < (1u << n); ++mask) {
-    if (std::popcount(mask) != n / 2 + 1) continue;
-    Quorum q;
-    for (int a = 0; a < n; ++a)
-      if ((mask >> a) & 1u) q.insert(AccId(a));
-    out.push_back(q);
-  }
-  return out;
-}
+/// Every majority of n acceptors (examples/tla/majorities.hpp; for one acceptor MCQuorum's {{a1}}).
+inline std::vector<Quorum> majorities(int n) { return examples::majorities<Quorum>(n); }
 
 /// Phase2a(b, v)'s enabling condition for quorum q and witness w (the acceptor
 /// of the 1b message m \in Q1bv; -1: the Q1bv = {} branch).

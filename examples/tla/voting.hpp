@@ -30,6 +30,8 @@
 #include <statecheck/statecheck.hpp>
 #include <vector>
 
+#include "examples/tla/majorities.hpp"
+
 namespace examples::voting {
 
 struct Acc {
@@ -72,18 +74,8 @@ inline const auto config = statecheck::constants<Config>(
 
 using Quorum = statecheck::id_set<max_acceptors, Acc>;
 
-/// Every set of n/2+1 acceptors (a majority; for 3 acceptors MCQuorum's pairs).
-inline std::vector<Quorum> majorities(int n) {
-  std::vector<Quorum> out;
-  for (unsigned mask = 0; mask < (1u << n); ++mask) {
-    if (std::popcount(mask) != n / 2 + 1) continue;
-    Quorum q;
-    for (int a = 0; a < n; ++a)
-      if ((mask >> a) & 1u) q.insert(AccId(a));
-    out.push_back(q);
-  }
-  return out;
-}
+/// Every majority of n acceptors (examples/tla/majorities.hpp; for 3 acceptors MCQuorum's pairs).
+inline std::vector<Quorum> majorities(int n) { return examples::majorities<Quorum>(n); }
 
 /// The definitions of Voting.tla, over one state.
 struct Voting {

@@ -236,4 +236,12 @@ inline examples::scheduling_allocator::State rename(const examples::scheduling_a
   return t;
 }
 
+/// The hand-written renaming of these specs, as test::brute_force's `rename`.
+struct HandRename {
+  template <class State>
+  State operator()(const State& s, const std::vector<int>& p1, const std::vector<int>& p2) const {
+    return rename(s, p1, p2);
+  }
+};
+
 }  // namespace symspecs

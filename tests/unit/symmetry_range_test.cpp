@@ -25,12 +25,7 @@ using statecheck::CheckOptions;
 using statecheck::CheckResult;
 using statecheck::Outcome;
 
-struct HandRename {
-  template <class State>
-  State operator()(const State& s, const std::vector<int>& p1, const std::vector<int>& p2) const {
-    return symspecs::rename(s, p1, p2);
-  }
-};
+using symspecs::HandRename;
 
 CheckOptions plain(unsigned threads = 1) {
   CheckOptions o = test::options(threads);

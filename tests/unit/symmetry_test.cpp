@@ -31,13 +31,7 @@ using statecheck::CheckOptions;
 using statecheck::CheckResult;
 using statecheck::Outcome;
 
-/// The spec's renaming, written by hand in tests/support/symmetric_specs.hpp.
-struct HandRename {
-  template <class State>
-  State operator()(const State& s, const std::vector<int>& p1, const std::vector<int>& p2) const {
-    return symspecs::rename(s, p1, p2);
-  }
-};
+using symspecs::HandRename;
 
 template <class Spec>
 void cross_check(const Spec& spec, int n1, int n2 = 0) {
