@@ -30,7 +30,7 @@
 #include <statecheck/statecheck.hpp>
 #include <vector>
 
-#include "examples/tla/majorities.hpp"
+#include "majorities.hpp"
 
 namespace examples::voting {
 
