@@ -41,6 +41,7 @@ set(STATECHECK_DETAIL_HEADERS  # what the public headers include
   detail/search.hpp
   detail/choice.hpp
   detail/spec_checks.hpp
+  detail/symmetry_types.hpp
   detail/transitions.hpp
   detail/visited_set.hpp
   detail/worker.hpp

@@ -36,7 +36,6 @@
 // (tests/specs/tla_symmetry_test.cpp pins what statecheck reports against them).
 #pragma once
 
-#include <bit>
 #include <cstdint>
 #include <statecheck/statecheck.hpp>
 #include <vector>
@@ -196,6 +195,20 @@ inline auto make_spec(const Config& c) {
                                       if (m.bal == mm.bal && !(m.val == mm.val)) return false;
                                   return true;
                                 })),
+      // Not in the TLA+ module: evidence that the invariants are checked where
+      // they matter, a value chosen (2b messages of one ballot and value from a quorum).
+      statecheck::reachable(statecheck::goal("ValueChosen",
+                                             [quorums](const State& s) {
+                                               for (const Msg2b& m : s.msgs2b)
+                                                 for (const Quorum& quorum : quorums) {
+                                                   bool all = true;
+                                                   quorum.for_each([&](AccId x) {
+                                                     all = all && s.msgs2b.contains(Msg2b{x, m.bal, m.val});
+                                                   });
+                                                   if (all) return true;
+                                                 }
+                                               return false;
+                                             })),
       // No CHECK_DEADLOCK in the cfg: TLC checks deadlock (Phase1a is always enabled).
       statecheck::symmetric<Acc>(c.acceptors), statecheck::symmetric<Val>(c.values));
 }

@@ -7,9 +7,9 @@
 // traces from the report's reproduction (the spec README states each one);
 // state counts are regression pins: first measured by statecheck.
 // s2..sN are declared symmetric (s1, the first leader, is not): the counts are
-// pinned both reduced (orbits) and with o.symmetry = false (every state).
+// pinned both reduced (orbits) and with o.symmetry = false (every state);
+// root_ca_rotation_symmetry_test.cpp checks the reduction itself.
 #include "support/check_helpers.hpp"
-#include "support/orbits.hpp"
 #include "specs/hdds/root_ca_rotation/root_ca_rotation.hpp"
 #include "statecheck/report.hpp"
 
@@ -382,67 +382,4 @@ TEST_CASE("patched: the ack invariants hold with a leader change and with a seco
     REQUIRE(r.stats.generated == 2295137);
     REQUIRE(r.stats.depth == 47);
   }
-}
-
-TEST_CASE("symmetry over s2..sN: every verdict and shortest length is the same without it", "[root-ca-rotation]") {
-  // Each as-is row and each patched finding of the README's table, one
-  // 2-thread run each way (the reduced runs are pinned with 1 and 2 threads above).
-  struct Row { rca::Config c; const char* invariant; std::size_t length; };
-  rca::Config until = patched_atomic, split_until = patched_split, as_is_crash = as_is_atomic,
-              patched_crash = patched_atomic, change = patched_atomic, four = as_is_atomic;
-  until.restart = split_until.restart = rca::RestartRule::until_committed;
-  as_is_crash.commit_crash = patched_crash.commit_crash = true;
-  change.leader_change = true;
-  four.scms = 4;
-  four.flush = rca::FlushRule::observable;
-  for (const Row& row :
-       {Row{as_is_atomic, "OneAckPerScm", 10}, Row{as_is_atomic, "CommitOnlyWhenAllPrepared", 13},
-        Row{as_is_atomic, "NoScmFailsCommit", 18}, Row{as_is_atomic, "CommitPersistsNewSerial", 18},
-        Row{as_is_split, "OneAckPerScm", 12}, Row{as_is_split, "CommitOnlyWhenAllPrepared", 16},
-        Row{as_is_split, "NoScmFailsCommit", 21}, Row{as_is_crash, "NoScmFailsCommit", 15},
-        Row{four, "OneAckPerScm", 10}, Row{four, "CommitOnlyWhenAllPrepared", 16},
-        Row{patched_atomic, "CommitPersistsNewSerial", 18}, Row{until, "NoScmFailsCommit", 19},
-        Row{patched_split, "NoScmFailsCommit", 22}, Row{split_until, "NoScmFailsCommit", 22},
-        Row{patched_crash, "NoScmFailsCommit", 15}, Row{change, "CommitPersistsNewSerial", 16}}) {
-    INFO(row.invariant << " " << row.length << " scms=" << row.c.scms);
-    for (const bool symmetry : {true, false}) {
-      auto o = test::options(2);
-      o.memory = std::size_t{1} << 30;  // 4 SCMs without symmetry: larger frontiers than the default budget
-      o.invariants = {row.invariant};
-      o.symmetry = symmetry;
-      const auto r = statecheck::check(rca::make_spec(row.c), o);
-      require_violation(r, row.invariant, row.length);
-      REQUIRE(r.stats.symmetry.empty() == !symmetry);
-    }
-  }
-  // The rotations=2 findings are pinned at 2 SCMs, where s2..s2 renames nothing.
-}
-
-TEST_CASE("symmetry over s2..s3: brute-force orbits agree with the reduced search", "[root-ca-rotation]") {
-  // test::cross_check_orbits needs a run where every property holds, and every
-  // small configuration violates one (CommitPersistsNewSerial with a crash, the
-  // goal DuplicateAckWindow without). So this runs its comparisons with the
-  // three ack invariants, which hold here: patched, one crash, observable
-  // flushes (552,494 states). test::brute_force enumerates every transition,
-  // whatever the invariants.
-  rca::Config c = patched_atomic;
-  c.flush = rca::FlushRule::observable;
-  const auto spec = rca::make_spec(c);
-  const test::BruteForce b = test::brute_force(spec, test::LibraryRename<rca::Scm>{1}, c.scms - 1);
-  for (const bool symmetry : {true, false}) {
-    statecheck::CheckOptions o = test::exact_options(symmetry);
-    o.invariants = ack_invariants;
-    const auto r = test::check_all_threads(spec, o, {2});
-    REQUIRE(r.outcome == Outcome::ok);
-    REQUIRE(r.stats.depth == b.depth);
-    if (!symmetry) {
-      REQUIRE(r.stats.distinct == b.states);
-      continue;
-    }
-    REQUIRE(r.stats.distinct == b.orbits);
-    REQUIRE(r.stats.generated == b.generated_reduced);
-    REQUIRE(r.stats.symmetry_uncounted == 0);
-    REQUIRE(r.stats.symmetry_states == static_cast<double>(b.states));
-  }
-  REQUIRE(b.orbits < b.states);
 }

@@ -14,15 +14,7 @@
 // state counts are regression pins: first measured by statecheck (they change
 // whenever the model does). Issue 16: every check runs with and without the
 // datanode symmetry (`unreduced` below); the counts and traces pinned in the
-// first test cases are the unreduced ones, the reduced counts are pinned at the end.
-// g++ 12 reports a false -Wrestrict in std::string's operator+(string&&,
-// string&&) once statecheck::id<Tag>::name() (lib/include/statecheck/ids.hpp)
-// is inlined deep enough, as it is through this spec's State printing (GCC bug
-// 105329). The fix belongs in ids.hpp (build the name with +=); until then
-// this test, outside the brief's lib/, silences that one warning.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wrestrict"
-#endif
+// first test cases are the unreduced ones, the reduced counts are pinned in stale_delete_symmetry_test.cpp.
 
 #include <cstdint>
 #include <string>
@@ -30,72 +22,15 @@
 #include <vector>
 
 #include "support/check_helpers.hpp"
-#include "support/orbits.hpp"
-#include "specs/hdds/stale_delete/stale_delete.hpp"
-#include "statecheck/report.hpp"
+#include "stale_delete_cases.hpp"
 
-namespace sd = specs::hdds::stale_delete;
 using statecheck::Outcome;
-using Labels = std::vector<std::string>;
 
 using test::require_violation;
 using test::require_ok;
 using test::only;
 
-namespace {
-
-sd::Config make(sd::Variant v, sd::Scenario sc = sd::Scenario::base,
-                sd::Replication rep = sd::Replication::pull) {
-  sd::Config c;
-  c.variant = v;
-  c.scenario = sc;
-  c.replication = rep;
-  return c;
-}
-
-sd::Config push(sd::Variant v, sd::Scenario sc = sd::Scenario::base) { return make(v, sc, sd::Replication::push); }
-
-/// The printed value of one field of a trace state, e.g. "c[0].has" (C1's replicas).
-std::string field(const statecheck::TraceStep& step, const std::string& path) {
-  for (const auto& f : statecheck::flatten(step.state))
-    if (f.path == path) return f.text;
-  return "<missing " + path + ">";
-}
-
-// Steps 1-5 of every resend trace: delete, late report, resend, report completes the op.
-const Labels late_report = {"RMDelete(c=C1, dn=d1)", "DnDispatch(dn=d1)", "DnRunDelete(dn=d1, id=1)",
-                            "ExpireDelete(c=C1, dn=d1)", "ScmReport(dn=d1)"};
-
-/// Issue 16: the datanodes that start alike are symmetric. Every check here
-/// runs twice, with 1, 2 and 4 threads (or `more`): reduced (the default) and
-/// unreduced. Both must find the same verdict, property and shortest length;
-/// the unreduced result is returned, so the counts and the fewest-switch traces
-/// pinned before symmetry stay pinned. The reduced counts are pinned in the
-/// symmetry test cases at the end.
-template <class Spec>
-statecheck::CheckResult unreduced(const Spec& spec, statecheck::CheckOptions o = test::options(1),
-                                  std::vector<unsigned> more = {2, 4}) {
-  o.symmetry = true;
-  const statecheck::CheckResult reduced = test::check_all_threads(spec, o, more);
-  o.symmetry = false;
-  const statecheck::CheckResult full = test::check_all_threads(spec, o, more);
-  REQUIRE(!reduced.stats.symmetry.empty());
-  REQUIRE(full.stats.symmetry.empty());
-  REQUIRE(reduced.outcome == full.outcome);
-  REQUIRE(reduced.violation.has_value() == full.violation.has_value());
-  if (full.violation) {
-    REQUIRE(reduced.violation->property == full.violation->property);
-    REQUIRE(reduced.violation->length() == full.violation->length());
-  }
-  return full;
-}
-
-Labels concat(Labels a, const Labels& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
-
-}  // namespace
+using namespace stale_delete_cases;
 
 TEST_CASE("as-is, pull: the resent DELETE wipes the moved replica, NoUntrackedDelete fails in 10", "[stale-delete]") {
   const auto r = unreduced(sd::make_spec(make(sd::Variant::as_is)));
@@ -340,98 +275,4 @@ TEST_CASE("finding, patched, pull, failover: a second RM delete under a late rep
   REQUIRE(field(trace[4], "c[0].has") == "{d2, d3, d4}");
   REQUIRE(field(trace.back(), "c[0].has") == "{d2, d4}");
   REQUIRE(field(trace.back(), "untracked_delete") == "false");  // no stale command is involved
-}
-
-// ---- issue 16: datanodes that start alike are interchangeable ----
-
-TEST_CASE("symmetry: the declared range is the longest run of datanodes on which the same containers start",
-          "[stale-delete][symmetry]") {
-  // Hand derivations from the init (container k starts on d(k+1)..d(k+4), mod n).
-  auto range = [](int datanodes, int containers) {
-    sd::Config c;
-    c.datanodes = datanodes;
-    c.containers = containers;
-    const sd::DnRange r = sd::interchangeable_datanodes(c);
-    return std::pair{r.first, r.count};
-  };
-  REQUIRE(range(4, 1) == std::pair{0, 4});  // d1..d4 all hold C1
-  REQUIRE(range(4, 3) == std::pair{0, 4});  // every container starts on all four
-  REQUIRE(range(6, 1) == std::pair{0, 4});  // holders d1..d4, spares d5, d6
-  REQUIRE(range(8, 1) == std::pair{0, 4});  // holders and spares tie at 4: the first run
-  REQUIRE(range(5, 2) == std::pair{1, 3});  // C1 on d1..d4, C2 on d2..d5: d2..d4 hold both
-  REQUIRE(range(6, 3) == std::pair{2, 2});  // only d3, d4 hold all three
-}
-
-TEST_CASE("symmetry: brute-force orbits agree with the reduced run, d1..d4 and the range d2..d4",
-          "[stale-delete][symmetry]") {
-  // 829 states (pinned above, unreduced) in orbits under the 24 renamings of d1..d4.
-  test::cross_check_orbits(sd::make_spec(make(sd::Variant::patched)), test::LibraryRename<sd::Dn>{0}, 4);
-  // C1 on d1..d4, C2 on d2..d5: only d2..d4 start alike (6 renamings; d1, d5 keep their names).
-  auto c = make(sd::Variant::patched);
-  c.datanodes = 5;
-  c.containers = 2;
-  REQUIRE(sd::interchangeable_datanodes(c).first == 1);
-  test::cross_check_orbits(sd::make_spec(c), test::LibraryRename<sd::Dn>{1}, 3);
-}
-
-TEST_CASE("symmetry: reduced counts of the holding configurations, each orbit set standing for the pinned space",
-          "[stale-delete][symmetry]") {
-  struct Row {
-    sd::Config config;
-    std::uint64_t orbits, generated;
-    std::uint32_t depth;
-    double states;  // the unreduced distinct count pinned in the test cases above
-  };
-  auto with = [](sd::Config c, auto edit) {
-    edit(c);
-    return c;
-  };
-  auto more = [](sd::Config& c) {
-    c.resends = 2;
-    c.moves = 2;
-    c.resend_check = true;
-  };
-  auto prompt = [](sd::Config& c) { c.prompt_dispatch = true; };
-  auto two_containers = [](sd::Config& c) {
-    c.containers = 2;
-    c.rm_deletes = 2;
-  };
-  // Orbits, generated, depth: regression pins, first measured by statecheck;
-  // the depth equals the unreduced depth, as renaming keeps distances.
-  const std::vector<Row> rows = {
-      {make(sd::Variant::patched), 108, 218, 15, 829},
-      {with(make(sd::Variant::patched), more), 1390, 4064, 25, 16885},
-      {with(make(sd::Variant::patched), two_containers), 12057, 39129, 19, 170961},
-      {with(push(sd::Variant::patched), prompt), 102, 199, 15, 789},
-      {with(with(push(sd::Variant::patched), prompt), more), 1310, 3762, 25, 16125},
-  };
-  for (const Row& row : rows) {
-    const auto r = test::check_all_threads(sd::make_spec(row.config), test::options(1), {2});
-    require_ok(r, row.orbits, row.generated, row.depth);
-    REQUIRE(r.stats.symmetry == std::vector<std::string>{"d1..d4"});
-    REQUIRE(r.stats.symmetry_uncounted == 0);
-    REQUIRE(r.stats.symmetry_states == row.states);
-  }
-  auto f = make(sd::Variant::patched);
-  f.failovers = 1;
-  const auto r = test::check_all_threads(sd::make_spec(f), only("MoveCompletedImpliesReplicated"), {2});
-  require_ok(r, 2073, 7550, 20);
-  REQUIRE(r.stats.symmetry_states == 23645);
-}
-
-// The reduced search keeps the first shortest trace it finds (no fewest-switch
-// pass): same ids here, another order. Checked by hand: d2 runs DEL#3 and SCM
-// completes the move with d1, d3, d4 (step 13), then d1's live DEL#2, received
-// when the import was done (present), wipes the moved replica: 2 left.
-TEST_CASE("symmetry: the reduced patched push trace of MoveCompletedImpliesReplicated, 14 steps",
-          "[stale-delete][symmetry]") {
-  const auto r = test::check_all_threads(sd::make_spec(push(sd::Variant::patched)), only("MoveCompletedImpliesReplicated"));
-  require_violation(r, "MoveCompletedImpliesReplicated", 14);
-  REQUIRE(test::labels(r.violation->trace) ==
-          concat(late_report, {"BalancerMove(c=C1, src=d2, tgt=d1)", "DnDispatch(dn=d2)", "DnImport(c=C1, dn=d1)",
-                               "ScmReport(dn=d1)", "DnDispatch(dn=d1)", "DnDispatch(dn=d2)",
-                               "DnRunDelete(dn=d2, id=3)", "ScmReport(dn=d2)", "DnRunDelete(dn=d1, id=2)"}));
-  REQUIRE(field(r.violation->trace[13], "c[0].result") == "completed");
-  REQUIRE(field(r.violation->trace[13], "c[0].has") == "{d1, d3, d4}");
-  REQUIRE(field(r.violation->trace.back(), "c[0].has") == "{d3, d4}");
 }

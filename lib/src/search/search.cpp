@@ -2,11 +2,8 @@
 // Determinism argument: detail/search.hpp and detail/level_table.hpp.
 #include "statecheck/detail/search.hpp"
 
-#include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/global_control.h>
-#include <tbb/parallel_for.h>
-#include <tbb/parallel_sort.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
@@ -17,6 +14,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "search/parallel_loops.hpp"
 #include "search/progress.hpp"
 #include "search/search_state.hpp"
 #include "report/trace_builder.hpp"
@@ -28,40 +26,6 @@ namespace {
 constexpr std::size_t chunk_states = 64;  // states per call into the spec
 std::atomic<bool> stop_requested{false};
 
-#if defined(__SANITIZE_THREAD__)
-constexpr bool thread_sanitizer = true;
-#else
-constexpr bool thread_sanitizer = false;
-#endif
-
-/// tbb::parallel_for over [begin, end). Debian's oneTBB library is not built for
-/// ThreadSanitizer, which then cannot see how a parallel loop orders its tasks
-/// after the code before it and before the code after it; under TSan each task
-/// passes through an atomic so that those edges are visible (and real races in
-/// our code are still reported).
-template <class Body>
-void parallel(std::uint64_t begin, std::uint64_t end, std::uint64_t grain, const Body& body) {
-  const tbb::blocked_range<std::uint64_t> range(begin, end, grain);
-  if constexpr (thread_sanitizer) {
-    std::atomic<std::uint64_t> edge{0};
-    edge.store(0, std::memory_order_release);
-    tbb::parallel_for(range, [&](const tbb::blocked_range<std::uint64_t>& r) {
-      (void)edge.load(std::memory_order_acquire);
-      body(r);
-      edge.fetch_add(1, std::memory_order_acq_rel);
-    });
-    (void)edge.load(std::memory_order_acquire);
-  } else {
-    tbb::parallel_for(range, body);
-  }
-}
-
-/// Sorts the level by discovery key (a sequential sort under TSan: see parallel()).
-void sort_by_key(std::vector<LevelTable::Entry>& entries) {
-  const auto by_key = [](const LevelTable::Entry& a, const LevelTable::Entry& b) { return a.key < b.key; };
-  if constexpr (thread_sanitizer) std::sort(entries.begin(), entries.end(), by_key);
-  else tbb::parallel_sort(entries.begin(), entries.end(), by_key);
-}
 static_assert(std::atomic<bool>::is_always_lock_free, "request_stop must be async-signal-safe");
 
 class Search : public SearchState {

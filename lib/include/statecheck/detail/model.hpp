@@ -12,38 +12,15 @@
 #include <tuple>
 #include <type_traits>
 
-#include "statecheck/detail/canonical.hpp"
 #include "statecheck/detail/hash.hpp"
 #include "statecheck/detail/model_ops.hpp"
 #include "statecheck/detail/search.hpp"
+#include "statecheck/detail/symmetry_types.hpp"
 #include "statecheck/detail/transitions.hpp"
 #include "statecheck/detail/worker.hpp"
 #include "statecheck/spec.hpp"
 
 namespace statecheck::detail {
-
-template <class State, class Symmetry>
-struct symmetry_types;
-template <class State, class... Tags>
-struct symmetry_types<State, symmetry_t<Tags...>> {
-  using canonicalizer = Canonicalizer<State, Tags...>;
-  using perm = permutation<Tags...>;
-  /// Kind k's id prefix and the names of its first and last symmetric ids.
-  static SymmetryKind describe(std::size_t k, int first, int count) {
-    SymmetryKind out;
-    std::size_t i = 0;
-    ((i++ == k ? (out = SymmetryKind{std::string(Tags::prefix), id<Tags>(first).name(),
-                                     id<Tags>(count > 0 ? first + count - 1 : first).name(), first, count}, 0) : 0), ...);
-    return out;
-  }
-  /// Kind k's tag name for messages: its prefix.
-  static std::string prefix(std::size_t k) {
-    std::string out;
-    std::size_t i = 0;
-    ((i++ == k ? (out = std::string(Tags::prefix), 0) : 0), ...);
-    return out;
-  }
-};
 
 template <class Spec>
 class Model {
@@ -126,7 +103,7 @@ class Model {
     for (std::size_t k = 0; k < spec.symmetry.counts.size(); ++k) {
       const int first = spec.symmetry.firsts[k], count = spec.symmetry.counts[k];
       if (first < 0 || count < 0 || first + count > max_symmetric_ids)
-        throw config_error("spec '" + std::string(spec.name) + "': symmetric<" + Sym::prefix(k) + ">(" +
+        throw config_error("spec '" + std::string(spec.name) + "': symmetric<" + Sym::describe(k, 0, 0).prefix + ">(" +
                            std::to_string(first) + ", " + std::to_string(count) + ") must name ids within 0.." +
                            std::to_string(max_symmetric_ids - 1) + ": give first >= 0, count >= 0 and first + count <= " +
                            std::to_string(max_symmetric_ids));

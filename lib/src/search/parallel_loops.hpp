@@ -1,0 +1,54 @@
+// lib/src/search/parallel_loops.hpp - the search's two parallel loops over
+// oneTBB (a level's chunks, the level's sort), written so that ThreadSanitizer
+// sees how they order memory. Included by search.cpp only.
+#pragma once
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_sort.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "statecheck/detail/level_table.hpp"
+
+namespace statecheck::detail {
+
+#if defined(__SANITIZE_THREAD__)
+inline constexpr bool thread_sanitizer = true;
+#else
+inline constexpr bool thread_sanitizer = false;
+#endif
+
+/// tbb::parallel_for over [begin, end). Debian's oneTBB library is not built for
+/// ThreadSanitizer, which then cannot see how a parallel loop orders its tasks
+/// after the code before it and before the code after it; under TSan each task
+/// passes through an atomic so that those edges are visible (and real races in
+/// our code are still reported).
+template <class Body>
+void parallel(std::uint64_t begin, std::uint64_t end, std::uint64_t grain, const Body& body) {
+  const tbb::blocked_range<std::uint64_t> range(begin, end, grain);
+  if constexpr (thread_sanitizer) {
+    std::atomic<std::uint64_t> edge{0};
+    edge.store(0, std::memory_order_release);
+    tbb::parallel_for(range, [&](const tbb::blocked_range<std::uint64_t>& r) {
+      (void)edge.load(std::memory_order_acquire);
+      body(r);
+      edge.fetch_add(1, std::memory_order_acq_rel);
+    });
+    (void)edge.load(std::memory_order_acquire);
+  } else {
+    tbb::parallel_for(range, body);
+  }
+}
+
+/// Sorts the level by discovery key (a sequential sort under TSan: see parallel()).
+inline void sort_by_key(std::vector<LevelTable::Entry>& entries) {
+  const auto by_key = [](const LevelTable::Entry& a, const LevelTable::Entry& b) { return a.key < b.key; };
+  if constexpr (thread_sanitizer) std::sort(entries.begin(), entries.end(), by_key);
+  else tbb::parallel_sort(entries.begin(), entries.end(), by_key);
+}
+
+}  // namespace statecheck::detail
