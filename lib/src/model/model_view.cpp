@@ -60,14 +60,16 @@ std::size_t ModelView::enabled(const OwnedState& s, std::vector<std::uint32_t>& 
   out.clear();
   std::size_t dropped = 0;
   if (!expandable(s)) return dropped;
-  std::memcpy(scratch.bytes(), s.bytes(), ops_.state_size);
-  for (std::uint32_t t = 0; t < ops_.transitions; ++t) {
-    if (step(scratch, t)) {
-      if (ops_.constraint_prunes && !expandable(scratch)) ++dropped;
-      else out.push_back(t);
-      std::memcpy(scratch.bytes(), s.bytes(), ops_.state_size);
+  for_each_successor(s, [&](std::uint32_t tid, const std::byte* next) {
+    if (ops_.constraint_prunes) {
+      std::memcpy(scratch.bytes(), next, ops_.state_size);
+      if (!expandable(scratch)) {
+        ++dropped;
+        return;
+      }
     }
-  }
+    out.push_back(tid);
+  });
   return dropped;
 }
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "statecheck/detail/hash.hpp"
@@ -53,6 +54,16 @@ class ModelView {
   /// both are sized, for loops that step many times (simulate). Leaves out
   /// successors a tlc_constraint drops, and returns how many it dropped.
   std::size_t enabled(const OwnedState& s, std::vector<std::uint32_t>& out, OwnedState& scratch) const;
+  /// Calls f(tid, successor bytes) for every transition enabled in `s`, in id
+  /// order, enumerating each choice once (stepping each id would walk a
+  /// choice's values once per id of its bound).
+  template <class F>
+  void for_each_successor(const OwnedState& s, F&& f) const {
+    using Fn = std::remove_reference_t<F>;
+    ops_.successors(ops_.model, s.bytes(), &f, [](void* sink, std::uint32_t tid, const std::byte* next) {
+      (*static_cast<Fn*>(sink))(tid, next);
+    });
+  }
   bool expandable(const OwnedState& s) const { return ops_.expandable(ops_.model, s.bytes()); }
 
   /// The first invariant in `mask` that `s` violates, by declaration order.
@@ -63,6 +74,8 @@ class ModelView {
   Hash128 fingerprint(const OwnedState& s) const;
   bool equal(const OwnedState& a, const OwnedState& b) const { return ops_.equal(a.bytes(), b.bytes()); }
   Value value(const OwnedState& s) const { return ops_.to_value(ops_.model, s.bytes()); }
+  /// True when `tid` is one witness of a choice (its action has one id per value the choice may offer).
+  bool chooses(std::uint32_t tid) const { return chooses_[tid]; }
   /// "Name(p=v, q=w)" for transition `tid` taken from `from` (the value a
   /// choice picks depends on the state).
   std::string label(std::uint32_t tid, const OwnedState& from) const;

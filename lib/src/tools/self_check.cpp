@@ -49,32 +49,65 @@ std::optional<SelfCheckFailure> check_properties(const ModelView& view, const Ow
   return std::nullopt;
 }
 
+std::string where(const ModelView& view, std::uint32_t tid, const OwnedState& s) { return "action " + view.label(tid, s); }
+
+/// What is wrong with the fingerprints of a successor `first` (equal to `second`) of `s`.
+std::optional<std::string> check_successor_fingerprint(const ModelView& view, const OwnedState& s,
+                                                       const OwnedState& first, const OwnedState& second) {
+  const Hash128 h = view.fingerprint(first);
+  if (h != view.fingerprint(second))
+    return "two equal successors have different fingerprints: the encoding includes something operator== ignores; "
+           "make them agree";
+  if (view.equal(first, s) && h != view.fingerprint(s))
+    return "a successor equal to its state has a different fingerprint: the encoding includes something operator== "
+           "ignores; make them agree";
+  if (!view.equal(first, s) && h == view.fingerprint(s))
+    return "a successor that differs from its state (" + differences(view, s, first) +
+           ") has the same fingerprint: the encoding drops a field operator== compares";
+  return std::nullopt;
+}
+
+/// A transition the spec's enumeration offers in a state, and its successor.
+struct Enumerated {
+  std::uint32_t tid;
+  OwnedState next;
+};
+
+std::vector<Enumerated> enumerated_successors(const ModelView& view, const OwnedState& s) {
+  std::vector<Enumerated> out;
+  view.for_each_successor(s, [&](std::uint32_t tid, const std::byte* next) {
+    out.push_back({tid, view.blank()});
+    std::memcpy(out.back().next.bytes(), next, view.ops().state_size);
+  });
+  return out;
+}
+
+/// Each transition is stepped twice and compared with what the enumeration
+/// gave (in id order). A choice's ids beyond the values it offers are left
+/// out: stepping them would walk the choice's values once per id of its bound.
 std::optional<SelfCheckFailure> check_transitions(const ModelView& view, const OwnedState& s) {
+  const std::vector<Enumerated> enumerated = enumerated_successors(view, s);
+  std::size_t next = 0;  // the first enumerated transition not yet compared
   OwnedState first = s, second = s;
   for (std::uint32_t tid = 0; tid < view.ops().transitions; ++tid) {
+    const OwnedState* offered = next < enumerated.size() && enumerated[next].tid == tid ? &enumerated[next++].next : nullptr;
+    if (view.chooses(tid) && offered == nullptr) continue;
     std::memcpy(first.bytes(), s.bytes(), view.ops().state_size);
     std::memcpy(second.bytes(), s.bytes(), view.ops().state_size);
     const bool a = view.step(first, tid);
     const bool b = view.step(second, tid);
-    const std::string where = "action " + view.label(tid, s);
-    if (a != b)
-      return SelfCheckFailure{where, "its guard gives different answers for the same state: guards must be pure "
-                                     "functions of the state and parameters"};
+    if (a != b || a != (offered != nullptr))
+      return SelfCheckFailure{where(view, tid, s), "its guard gives different answers for the same state: guards must be "
+                                                   "pure functions of the state and parameters"};
     if (!a) continue;
-    if (!view.equal(first, second))
-      return SelfCheckFailure{where, "applied twice to the same state it gives different successors (" +
-                                         differences(view, first, second) +
-                                         "): effects must depend only on the state and parameters"};
-    const Hash128 h = view.fingerprint(first);
-    if (h != view.fingerprint(second))
-      return SelfCheckFailure{where, "two equal successors have different fingerprints: the encoding includes "
-                                     "something operator== ignores; make them agree"};
-    if (view.equal(first, s) && h != view.fingerprint(s))
-      return SelfCheckFailure{where, "a successor equal to its state has a different fingerprint: the encoding "
-                                     "includes something operator== ignores; make them agree"};
-    if (!view.equal(first, s) && h == view.fingerprint(s))
-      return SelfCheckFailure{where, "a successor that differs from its state (" + differences(view, s, first) +
-                                         ") has the same fingerprint: the encoding drops a field operator== compares"};
+    // In the order they were computed: the enumeration's, then the two steps.
+    const bool enumeration_differs = !view.equal(*offered, first);
+    if (enumeration_differs || !view.equal(first, second))
+      return SelfCheckFailure{where(view, tid, s), "applied twice to the same state it gives different successors (" +
+                                                       (enumeration_differs ? differences(view, *offered, first)
+                                                                            : differences(view, first, second)) +
+                                                       "): effects must depend only on the state and parameters"};
+    if (auto f = check_successor_fingerprint(view, s, first, second)) return SelfCheckFailure{where(view, tid, s), *f};
   }
   return std::nullopt;
 }

@@ -41,18 +41,17 @@ struct HashLess {
   bool operator()(const Hash128& x, const Hash128& y) const { return x.lo != y.lo ? x.lo < y.lo : x.hi < y.hi; }
 };
 
-/// Per transition of `action`, the fingerprints of the successors' representatives, sorted.
-std::vector<Hash128> successor_orbits(const ModelView& view, const OwnedState& s, std::uint32_t action) {
+/// Per action, the fingerprints of its successors' representatives, sorted.
+std::vector<std::vector<Hash128>> successor_orbits(const ModelView& view, const OwnedState& s) {
   const ModelOps& ops = view.ops();
-  std::vector<Hash128> out;
-  for (std::uint32_t tid = 0; tid < ops.transitions; ++tid) {
-    if (ops.action_of_transition[tid] != action) continue;
-    std::optional<OwnedState> next = view.successor(s, tid);
-    if (!next) continue;
-    ops.canonicalize(ops.model, next->bytes());
-    out.push_back(view.fingerprint(*next));
-  }
-  std::sort(out.begin(), out.end(), HashLess{});
+  std::vector<std::vector<Hash128>> out(ops.action_names.size());
+  OwnedState next = view.blank();
+  view.for_each_successor(s, [&](std::uint32_t tid, const std::byte* bytes) {
+    std::memcpy(next.bytes(), bytes, ops.state_size);
+    ops.canonicalize(ops.model, next.bytes());
+    out[ops.action_of_transition[tid]].push_back(view.fingerprint(next));
+  });
+  for (auto& orbits : out) std::sort(orbits.begin(), orbits.end(), HashLess{});
   return out;
 }
 
@@ -109,8 +108,9 @@ std::optional<SelfCheckFailure> check_symmetry(const ModelView& view, const std:
     const OwnedState t = swapped(view, s, p);
     if (auto f = compare_properties(view, s, t, mask, p)) return f;
     if (!view.expandable(s)) continue;
+    const std::vector<std::vector<Hash128>> from_s = successor_orbits(view, s), from_t = successor_orbits(view, t);
     for (std::uint32_t a = 0; a < ops.action_names.size(); ++a)
-      if (successor_orbits(view, s, a) != successor_orbits(view, t, a))
+      if (from_s[a] != from_t[a])
         return SelfCheckFailure{"action " + ops.action_names[a],
                                 "a state and its renaming " + p.name + " have successors in different orbits: a guard or effect "
                                 "names an id the spec declares symmetric, or a std::array indexed by such ids should be an id_array"};

@@ -63,6 +63,7 @@ class Model {
     o.check = &check;
     o.make_initial = &make_initial;
     o.replay = &replay;
+    o.successors = &successors;
     o.expandable = &expandable;
     o.fingerprint = &fingerprint_erased;
     o.describe = &describe;
@@ -285,6 +286,20 @@ class Model {
 
   static bool replay(const void* m, std::byte* state, std::uint32_t tid) {
     return as_std_exception([&] { return self(m).table_.apply(tid, *std::launder(reinterpret_cast<State*>(state))); });
+  }
+
+  static void successors(const void* m, const std::byte* state, void* sink,
+                         void (*take)(void* sink, std::uint32_t tid, const std::byte* next)) {
+    const State& s = *std::launder(reinterpret_cast<const State*>(state));
+    as_std_exception([&] {
+      self(m).table_.for_each(s, [&](std::uint32_t tid, const auto& a, const auto&... vs) {
+        if (!a.guard(s, vs...)) return;
+        State next(s);
+        apply_effect(a.effect, s, next, vs...);
+        take(sink, tid, reinterpret_cast<const std::byte*>(&next));
+      });
+      return true;
+    });
   }
 
   static bool expandable(const void* m, const std::byte* state) {

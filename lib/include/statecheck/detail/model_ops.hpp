@@ -112,6 +112,10 @@ struct ModelOps {
   bool (*make_initial)(const void* model, std::uint32_t combination, std::byte* out) = nullptr;
   /// Applies transition `tid` to `state` in place; false (state untouched) when its guard does not hold.
   bool (*replay)(const void* model, std::byte* state, std::uint32_t tid) = nullptr;
+  /// Hands every transition enabled in `state` and its successor to take(sink, ...), in id order,
+  /// enumerating each choice once: stepping every id instead costs a choice's bound per state.
+  void (*successors)(const void* model, const std::byte* state, void* sink,
+                     void (*take)(void* sink, std::uint32_t tid, const std::byte* next)) = nullptr;
   /// False when the spec's constraint excludes the state from expansion.
   bool (*expandable)(const void* model, const std::byte* state) = nullptr;
   Hash128 (*fingerprint)(const void* model, const std::byte* state, std::byte* scratch) = nullptr;
