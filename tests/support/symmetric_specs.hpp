@@ -214,7 +214,9 @@ struct Teams {
 
 /// `ranges`: the two symmetric ranges declared as {first1, count1, first2, count2}
 /// (default: the readers, the writers). `asymmetric`: writer p(R+2) never enters.
-inline auto teams(int readers, int writers, std::array<int, 4> ranges = {-1, 0, 0, 0}, bool asymmetric = false) {
+/// `broken`: a writer enters while readers are in (WriterAlone fails).
+inline auto teams(int readers, int writers, std::array<int, 4> ranges = {-1, 0, 0, 0}, bool asymmetric = false,
+                  bool broken = false) {
   if (ranges[0] < 0) ranges = {0, readers, readers, writers};
   const int procs = readers + writers;
   const auto p = statecheck::ids<Proc>("p", procs);
@@ -231,7 +233,7 @@ inline auto teams(int readers, int writers, std::array<int, 4> ranges = {-1, 0, 
               action("Enter", p,
                      [=](const Teams& s, ProcId q) {
                        if (asymmetric && q == ProcId(readers + 1)) return false;
-                       return s.pc[q] == Pc::waiting && critical(s, !writer(q)) == 0;
+                       return s.pc[q] == Pc::waiting && critical(s, broken || !writer(q)) == 0;
                      },
                      [](Teams& s, ProcId q) {
                        s.pc[q] = Pc::critical;
