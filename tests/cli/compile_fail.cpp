@@ -152,20 +152,6 @@ struct State {
 };
 auto s = statecheck::spec<State>("x", statecheck::init([](State&) {}),
                                  statecheck::actions(statecheck::branches("Next", [](State& st) { ++st.n; })));
-#elif defined(CASE_symmetric_twice)
-// One kind declared symmetric twice: which count would hold?
-struct Scm {
-  static constexpr std::string_view prefix = "s";
-};
-struct State {
-  BOOST_HANA_DEFINE_STRUCT(State, (statecheck::id_set<3, Scm>, acks));
-  friend bool operator==(const State&, const State&) = default;
-};
-auto s = statecheck::spec<State>(
-    "x", statecheck::init([](State&) {}),
-    statecheck::actions(statecheck::action("Ack", statecheck::ids<Scm>("s", 3),
-                                           [](State& st, statecheck::id<Scm> i) { st.acks.insert(i); })),
-    statecheck::symmetric<Scm>(3), statecheck::symmetric<Scm>(2));
 #elif defined(CASE_id_array_wrong_kind)
 // An id_array indexed by another kind's id (or an int): only its own kind's ids index it.
 struct Scm {

@@ -4,7 +4,10 @@
 // Where the numbers come from (docs/peers.md): counterexample properties,
 // lengths and steps are hand derivations, the modelling brief's step-by-step
 // traces from the report's reproduction (the spec README states each one);
-// state counts are regression pins: first measured by statecheck.
+// state counts are regression pins: first measured by statecheck. Since issue 16
+// the runs reduce by d1..dn and s2..s3: the pinned distinct counts are orbits
+// (first measured by statecheck with both ranges declared), and `states` is
+// what they stand for, the unreduced count pinned before the SCMs were symmetric.
 #include "support/check_helpers.hpp"
 #include "support/orbits.hpp"
 #include "specs/hdds/finalization_fencing/finalization_fencing.hpp"
@@ -42,9 +45,17 @@ const Labels residual_trace{"Finalize", "ApplyFinalize(scm=s2)", "ElectLeader(sc
 
 // Slots beyond `datanodes`, and dx without control=true, print ABSENT.
 const std::string absent_d2_d3 =
-    "d2: {ver: PRE, up: ABSENT, ep: [HEARTBEAT, HEARTBEAT, HEARTBEAT]}, "
-    "d3: {ver: PRE, up: ABSENT, ep: [HEARTBEAT, HEARTBEAT, HEARTBEAT]}";
-const std::string absent_dx = "dx: {ver: PRE, up: ABSENT, ep: [REGISTER, REGISTER, REGISTER]}";
+    "d2: {ver: PRE, up: ABSENT, ep: {s1: HEARTBEAT, s2: HEARTBEAT, s3: HEARTBEAT}}, "
+    "d3: {ver: PRE, up: ABSENT, ep: {s1: HEARTBEAT, s2: HEARTBEAT, s3: HEARTBEAT}}";
+const std::string absent_dx = "dx: {ver: PRE, up: ABSENT, ep: {s1: REGISTER, s2: REGISTER, s3: REGISTER}}";
+
+/// A completed run: orbits, generated and depth (reduced), and the unreduced states they stand for.
+void require_orbits(const statecheck::CheckResult& r, std::uint64_t orbits, std::uint64_t generated, std::uint32_t depth,
+                    double states) {
+  test::require_ok(r, orbits, generated, depth);
+  REQUIRE(r.stats.symmetry_uncounted == 0);
+  REQUIRE(r.stats.symmetry_states == states);
+}
 
 ff::State initial(const ff::Config& c) {
   ff::State s{};
@@ -62,11 +73,12 @@ TEST_CASE("as-is: a lagging follower fences the finalized datanode in 5 steps", 
     // s2 and s3 are symmetric followers; BFS prints s2, enumerated first (README).
     REQUIRE(test::labels(r.violation->trace) == as_is_trace);
     // State counts: regression pins, first measured by statecheck.
-    REQUIRE(r.stats.distinct == (sc == Scenario::fixed_leader ? 69u : 401u));
+    REQUIRE(r.stats.distinct == (sc == Scenario::fixed_leader ? 46u : 217u));
+    REQUIRE(r.stats.symmetry_states == (sc == Scenario::fixed_leader ? 69 : 401));
     REQUIRE(statecheck::value_text(r.violation->trace.back().state) ==
-            "{fin_logged: true, scm_ver: [FIN, PRE, PRE], true_leader: s1, is_leader: {s1}, leader_ready: {s1}, "
-            "installing: {}, term: [0, 0, 0], fin_term: 0, dn: {d1: {ver: FIN, up: SHUTDOWN, ep: [REGISTER, "
-            "SHUTDOWN, REGISTER]}, " + absent_d2_d3 + "}, " + absent_dx +
+            "{fin_logged: true, scm_ver: {s1: FIN, s2: PRE, s3: PRE}, true_leader: s1, is_leader: {s1}, leader_ready: {s1}, "
+            "installing: {}, term: {s1: 0, s2: 0, s3: 0}, fin_term: 0, dn: {d1: {ver: FIN, up: SHUTDOWN, ep: {s1: REGISTER, "
+            "s2: SHUTDOWN, s3: REGISTER}}, " + absent_d2_d3 + "}, " + absent_dx +
                 ", restarts_left: 0, fenced_by_non_leader: {d1}, dx_fenced_by_non_leader: false}");
   }
   // The follower's rejection is also not authoritative: same state, same length.
@@ -90,20 +102,20 @@ TEST_CASE("as-is: the brief's trace through s3 is accepted and ends fenced", "[f
   REQUIRE(ff::register_enabled(s, d1, ff::s3));
   ff::register_dn(c, s, d1, ff::s3);
   REQUIRE(s.dn[d1].up == Proc::SHUTDOWN);
-  REQUIRE(s.dn[d1].ep[2] == EndPointState::SHUTDOWN);
+  REQUIRE(s.dn[d1].ep[ff::s3] == EndPointState::SHUTDOWN);
   REQUIRE_FALSE(ff::no_finalized_datanode_fenced(s));
 }
 
 TEST_CASE("patched, fixed leader: holds, and the control datanode is still fenced", "[finalization-fencing]") {
   // State counts: regression pins, first measured by statecheck.
-  require_ok(test::check_all_threads(ff::make_spec(cfg(Variant::patched, Scenario::fixed_leader))), 110, 322, 10);
+  require_orbits(test::check_all_threads(ff::make_spec(cfg(Variant::patched, Scenario::fixed_leader))), 72, 210, 10, 110);
   // An ok outcome with dx means ControlDatanodeFenced was reached.
   const auto r = test::check_all_threads(ff::make_spec(cfg(Variant::patched, Scenario::fixed_leader, 1, 1, true)));
-  require_ok(r, 220, 973, 11);
+  require_orbits(r, 144, 635, 11, 220);
   REQUIRE(r.warnings.empty());  // leader-change actions are left out with when(), not reported as dead
-  // Two datanodes: orbits under d1<->d2 (the unreduced counts are pinned in the symmetry test).
-  require_ok(test::check_all_threads(ff::make_spec(cfg(Variant::patched, Scenario::fixed_leader, 2, 2, true))), 1568,
-             9677, 14);
+  // Two datanodes: orbits under d1<->d2 and s2<->s3 (the unreduced counts are pinned in the symmetry test).
+  require_orbits(test::check_all_threads(ff::make_spec(cfg(Variant::patched, Scenario::fixed_leader, 2, 2, true))), 940,
+                 5803, 14, 2890);
 }
 
 TEST_CASE("patched: the lagging follower's rejection becomes a retry", "[finalization-fencing]") {
@@ -119,16 +131,16 @@ TEST_CASE("patched: the lagging follower's rejection becomes a retry", "[finaliz
   REQUIRE(s == before);  // ServerNotLeaderException: still REGISTER, still running
   ff::apply_finalize(s, ff::s3);
   ff::register_dn(c, s, d1, ff::s3);
-  REQUIRE(s.dn[d1].ep[2] == EndPointState::HEARTBEAT);
+  REQUIRE(s.dn[d1].ep[ff::s3] == EndPointState::HEARTBEAT);
   REQUIRE(s.dn[d1].up == Proc::RUNNING);
 }
 
 TEST_CASE("as-is: the control datanode is fenced, by followers too", "[finalization-fencing]") {
   // Without restarts no finalized datanode re-registers, so the run completes and the goal is checked.
   // State counts: regression pins, first measured by statecheck.
-  require_ok(test::check_all_threads(ff::make_spec(cfg(Variant::as_is, Scenario::fixed_leader, 1, 0, true)),
-                                     only("NoFinalizedDatanodeFenced")),
-             52, 124, 7);
+  require_orbits(test::check_all_threads(ff::make_spec(cfg(Variant::as_is, Scenario::fixed_leader, 1, 0, true)),
+                                         only("NoFinalizedDatanodeFenced")),
+                 33, 84, 7, 52);
   const auto r = test::check_all_threads(ff::make_spec(cfg(Variant::as_is, Scenario::fixed_leader, 1, 1, true)));
   require_violation(r, "ShutdownOnlyFromAuthoritativeLeader", 1);
   REQUIRE(test::labels(r.violation->trace) == Labels{"RegisterDx(scm=s2)"});
@@ -143,11 +155,12 @@ TEST_CASE("patched, leader change: the deposed leader fences in 6 steps (brief 7
   require_violation(r, "NoFinalizedDatanodeFenced", 6);
   REQUIRE(test::labels(r.violation->trace) == residual_trace);
   // State counts: regression pins, first measured by statecheck.
-  REQUIRE(r.stats.distinct == 791);
+  REQUIRE(r.stats.distinct == 418);
+  REQUIRE(r.stats.symmetry_states == 791);
   REQUIRE(statecheck::value_text(r.violation->trace.back().state) ==
-          "{fin_logged: true, scm_ver: [PRE, FIN, PRE], true_leader: s2, is_leader: {s1, s2}, leader_ready: {s1}, "
-          "installing: {}, term: [0, 0, 0], fin_term: 0, dn: {d1: {ver: FIN, up: SHUTDOWN, ep: [SHUTDOWN, "
-          "REGISTER, REGISTER]}, " + absent_d2_d3 + "}, " + absent_dx +
+          "{fin_logged: true, scm_ver: {s1: PRE, s2: FIN, s3: PRE}, true_leader: s2, is_leader: {s1, s2}, leader_ready: {s1}, "
+          "installing: {}, term: {s1: 0, s2: 0, s3: 0}, fin_term: 0, dn: {d1: {ver: FIN, up: SHUTDOWN, ep: {s1: SHUTDOWN, "
+          "s2: REGISTER, s3: REGISTER}}, " + absent_d2_d3 + "}, " + absent_dx +
               ", restarts_left: 0, fenced_by_non_leader: {d1}, dx_fenced_by_non_leader: false}");
   const auto a = test::check_all_threads(ff::make_spec(cfg(Variant::patched, Scenario::leader_change)),
                                          only("ShutdownOnlyFromAuthoritativeLeader"));
@@ -158,7 +171,8 @@ TEST_CASE("patched, leader change: the deposed leader fences in 6 steps (brief 7
       ff::make_spec(cfg(Variant::patched, Scenario::leader_change, 3, 3, true)), only("NoFinalizedDatanodeFenced"));
   require_violation(big, "NoFinalizedDatanodeFenced", 6);
   REQUIRE(test::labels(big.violation->trace) == residual_trace);
-  REQUIRE(big.stats.distinct == 3541);  // orbits; 10,818 states unreduced (symmetry test)
+  REQUIRE(big.stats.distinct == 1909);  // orbits (3,541 with d1..d3 alone)
+  REQUIRE(big.stats.symmetry_states == 10818);  // the unreduced count of the symmetry test
 }
 
 TEST_CASE("patched, leader change: the brief's 7-step trace is valid, StepDown closes it", "[finalization-fencing]") {
@@ -185,7 +199,7 @@ TEST_CASE("patched, leader change: the brief's 7-step trace is valid, StepDown c
   ff::step_down(s, ff::s1);
   ff::register_dn(c, s, d1, ff::s1);
   REQUIRE(s.dn[d1].up == Proc::RUNNING);
-  REQUIRE(s.dn[d1].ep[0] == EndPointState::REGISTER);  // a retry, until s1 applies FINALIZE
+  REQUIRE(s.dn[d1].ep[ff::s1] == EndPointState::REGISTER);  // a retry, until s1 applies FINALIZE
 }
 
 TEST_CASE("patched, leader change: the deposed leader also fences dx without authority", "[finalization-fencing]") {
@@ -197,13 +211,13 @@ TEST_CASE("patched, leader change: the deposed leader also fences dx without aut
 TEST_CASE("whole leader-change spaces, explored with LeaderBeliefsConsistent", "[finalization-fencing]") {
   const auto inv = only("LeaderBeliefsConsistent");
   // State counts: regression pins, first measured by statecheck.
-  require_ok(test::check_all_threads(ff::make_spec(cfg(Variant::as_is, Scenario::leader_change)), inv), 9999, 49516,
-             18);
-  require_ok(test::check_all_threads(ff::make_spec(cfg(Variant::patched, Scenario::leader_change)), inv), 9657, 48052,
-             18);
-  // The brief's "about 6e4 with leader change": one datanode and dx.
-  require_ok(test::check_all_threads(ff::make_spec(cfg(Variant::patched, Scenario::leader_change, 1, 1, true)), inv),
-             67599, 365329, 20);
+  require_orbits(test::check_all_threads(ff::make_spec(cfg(Variant::as_is, Scenario::leader_change)), inv), 5103, 25328,
+                 18, 9999);
+  require_orbits(test::check_all_threads(ff::make_spec(cfg(Variant::patched, Scenario::leader_change)), inv), 4932,
+                 24596, 18, 9657);
+  // The brief's "about 6e4 with leader change": one datanode and dx (67,599 states).
+  require_orbits(test::check_all_threads(ff::make_spec(cfg(Variant::patched, Scenario::leader_change, 1, 1, true)), inv),
+                 34110, 184684, 20, 67599);
 }
 
 TEST_CASE("ablation: brief 3.5 read literally gives the brief's 39 states", "[finalization-fencing]") {
@@ -212,8 +226,12 @@ TEST_CASE("ablation: brief 3.5 read literally gives the brief's 39 states", "[fi
   auto c = cfg(Variant::patched, Scenario::fixed_leader);
   c.retry_all = true;
   // 39 distinct: the count of the brief's independent exhaustive check (its section 7,
-  // a program outside this repository); generated and depth: regression pins.
-  require_ok(test::check_all_threads(ff::make_spec(c)), 39, 138, 8);
+  // a program outside this repository), which does not reduce; generated and depth:
+  // regression pins. Reduced by s2<->s3: 30 orbits for the same 39 states.
+  auto plain = test::options(1);
+  plain.symmetry = false;
+  require_ok(test::check_all_threads(ff::make_spec(c), plain), 39, 138, 8);
+  require_orbits(test::check_all_threads(ff::make_spec(c)), 30, 106, 8, 39);
   c.scenario = Scenario::leader_change;
   const auto r = test::check_all_threads(ff::make_spec(c));
   require_violation(r, "NoFinalizedDatanodeFenced", 6);
@@ -260,20 +278,22 @@ TEST_CASE("terms: the deposed leader still fences in 6 steps; the voter is the o
   const Labels by_vote{"Finalize", "ApplyFinalize(scm=s2)", "ElectLeaderByVote(scm=s2, voter=s3)",
                        "SendFinalizeToDn(scm=s2, dn=d1)", "DnRestart(dn=d1)", "Register(dn=d1, scm=s1)"};
   // State counts: regression pins, first measured by statecheck.
-  const std::uint64_t distinct[] = {549, 1163, 1721};
+  const std::uint64_t distinct[] = {288, 601, 883};  // orbits
+  const double states[] = {549, 1163, 1721};          // the unreduced counts pinned before
   for (int terms = 1; terms <= 3; ++terms) {
     INFO("terms " << terms);
     const auto r = test::check_all_threads(ff::make_spec(with_terms(Variant::patched, terms)));
     require_violation(r, "NoFinalizedDatanodeFenced", 6);
     REQUIRE(test::labels(r.violation->trace) == by_vote);
     REQUIRE(r.stats.distinct == distinct[terms - 1]);
+    REQUIRE(r.stats.symmetry_states == states[terms - 1]);
     const auto a = test::check_all_threads(ff::make_spec(with_terms(Variant::as_is, terms)));
     require_violation(a, "NoFinalizedDatanodeFenced", 5);
     REQUIRE(test::labels(a.violation->trace) == as_is_trace);
   }
   const auto inv = only("LeaderBeliefsConsistent");
-  require_ok(test::check_all_threads(ff::make_spec(with_terms(Variant::patched, 2)), inv), 6903, 25774, 15);
-  require_ok(test::check_all_threads(ff::make_spec(with_terms(Variant::as_is, 2)), inv), 8459, 29166, 15);
+  require_orbits(test::check_all_threads(ff::make_spec(with_terms(Variant::patched, 2)), inv), 3521, 13115, 15, 6903);
+  require_orbits(test::check_all_threads(ff::make_spec(with_terms(Variant::as_is, 2)), inv), 4299, 14811, 15, 8459);
 }
 
 TEST_CASE("terms: a deposed leader that votes or applies a later FINALIZE steps down", "[finalization-fencing]") {
@@ -283,7 +303,7 @@ TEST_CASE("terms: a deposed leader that votes or applies a later FINALIZE steps 
   REQUIRE(ff::elect_by_vote_enabled(c, s, ff::s2, ff::s1));
   ff::elect_by_vote(s, ff::s2, ff::s1);
   REQUIRE_FALSE(s.is_leader.contains(ff::s1));
-  REQUIRE(s.term == std::array<std::uint8_t, ff::scms>{2, 2, 1});
+  REQUIRE((s.term[ff::s1] == 2 && s.term[ff::s2] == 2 && s.term[ff::s3] == 1));
   // The model artefact (last test case above) is gone: s1, cut off, applies the FINALIZE
   // that s2 appended in term 2, so it learns term 2 and steps down before it can send.
   s = initial(c);
@@ -306,11 +326,11 @@ TEST_CASE("install: verdicts and lengths unchanged; a finalized follower fences 
   require_violation(a, "NoFinalizedDatanodeFenced", 5);
   REQUIRE(test::labels(a.violation->trace) == as_is_trace);
   // State counts: regression pins, first measured by statecheck.
-  require_ok(test::check_all_threads(ff::make_spec(with_install(Variant::patched, Scenario::fixed_leader))), 268, 1233,
-             11);
+  require_orbits(test::check_all_threads(ff::make_spec(with_install(Variant::patched, Scenario::fixed_leader))), 161,
+                 740, 11, 268);
   auto ctl = with_install(Variant::patched, Scenario::fixed_leader);
   ctl.control = true;
-  require_ok(test::check_all_threads(ff::make_spec(ctl)), 536, 3269, 12);
+  require_orbits(test::check_all_threads(ff::make_spec(ctl)), 322, 1962, 12, 536);
   const auto r = test::check_all_threads(ff::make_spec(with_install(Variant::patched, Scenario::leader_change)));
   require_violation(r, "NoFinalizedDatanodeFenced", 6);
   REQUIRE(test::labels(r.violation->trace) == residual_trace);
@@ -333,7 +353,7 @@ TEST_CASE("install: verdicts and lengths unchanged; a finalized follower fences 
     if (v == Variant::patched) {
       ff::install_done(s, ff::s2);
       ff::register_dn(c, s, d1, ff::s2);
-      REQUIRE(s.dn[d1].ep[1] == EndPointState::HEARTBEAT);
+      REQUIRE(s.dn[d1].ep[ff::s2] == EndPointState::HEARTBEAT);
     }
   }
 }
@@ -354,12 +374,18 @@ TEST_CASE("BugWindow: the patched run reaches the state where as-is fences", "[f
   REQUIRE(ff::bug_window(cfg(Variant::patched, Scenario::fixed_leader, 1, 0), initial(c)));
 }
 
-TEST_CASE("symmetry: d1..dn are interchangeable; brute-force orbits and unreduced results agree",
+TEST_CASE("symmetry: d1..dn and s2..s3 are interchangeable; brute-force orbits and unreduced results agree",
           "[finalization-fencing][symmetry]") {
+  // Every renaming of d1..d3 with every renaming of the followers s2, s3 (s1 keeps its name).
+  const test::LibraryRename<ff::Dnode, ff::Scm> rename{0, 1};
   auto c = cfg(Variant::patched, Scenario::fixed_leader, 3, 2);
-  test::cross_check_orbits(ff::make_spec(c), test::LibraryRename<ff::Dnode>{}, 3);
+  test::cross_check_orbits(ff::make_spec(c), rename, 3, 2);
   c.install = true;
-  test::cross_check_orbits(ff::make_spec(c), test::LibraryRename<ff::Dnode>{}, 3);
+  test::cross_check_orbits(ff::make_spec(c), rename, 3, 2);
+  // Leader change, where a follower may lead (and with terms, vote): whole spaces, one datanode.
+  const std::vector<std::string> beliefs{"LeaderBeliefsConsistent"};
+  test::cross_check_orbits(ff::make_spec(cfg(Variant::patched, Scenario::leader_change)), rename, 1, 2, beliefs);
+  test::cross_check_orbits(ff::make_spec(with_terms(Variant::patched, 2)), rename, 1, 2, beliefs);
   // Unreduced counts: the pins measured before symmetry existed (2,890 and 10,818).
   auto o = test::options(1);
   o.symmetry = false;

@@ -1,6 +1,7 @@
 // stale-delete's datanode symmetry (issue 16): the declared range, brute-force
 // orbits, reduced counts standing for the unreduced spaces stale_delete_test.cpp
 // pins, and a reduced trace checked by hand.
+#include <array>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -16,22 +17,27 @@ using test::require_violation;
 
 // ---- issue 16: datanodes that start alike are interchangeable ----
 
-TEST_CASE("symmetry: the declared range is the longest run of datanodes on which the same containers start",
+TEST_CASE("symmetry: the declared ranges are the runs of datanodes on which the same containers start",
           "[stale-delete][symmetry]") {
-  // Hand derivations from the init (container k starts on d(k+1)..d(k+4), mod n).
-  auto range = [](int datanodes, int containers) {
+  // Hand derivations from the init (container k starts on d(k+1)..d(k+4), mod n):
+  // {first, count} of the longest run, then of the other run of 2 or more ({0, 0}: none).
+  using Ranges = std::array<int, 4>;
+  auto ranges = [](int datanodes, int containers) {
     sd::Config c;
     c.datanodes = datanodes;
     c.containers = containers;
-    const sd::DnRange r = sd::interchangeable_datanodes(c);
-    return std::pair{r.first, r.count};
+    const sd::DnRanges r = sd::interchangeable_datanodes(c);
+    return Ranges{r.main.first, r.main.count, r.other.first, r.other.count};
   };
-  REQUIRE(range(4, 1) == std::pair{0, 4});  // d1..d4 all hold C1
-  REQUIRE(range(4, 3) == std::pair{0, 4});  // every container starts on all four
-  REQUIRE(range(6, 1) == std::pair{0, 4});  // holders d1..d4, spares d5, d6
-  REQUIRE(range(8, 1) == std::pair{0, 4});  // holders and spares tie at 4: the first run
-  REQUIRE(range(5, 2) == std::pair{1, 3});  // C1 on d1..d4, C2 on d2..d5: d2..d4 hold both
-  REQUIRE(range(6, 3) == std::pair{2, 2});  // only d3, d4 hold all three
+  REQUIRE(ranges(4, 1) == Ranges{0, 4, 0, 0});  // d1..d4 all hold C1
+  REQUIRE(ranges(4, 3) == Ranges{0, 4, 0, 0});  // every container starts on all four
+  REQUIRE(ranges(5, 1) == Ranges{0, 4, 0, 0});  // holders d1..d4, one spare d5: nothing to rename
+  REQUIRE(ranges(6, 1) == Ranges{0, 4, 4, 2});  // holders d1..d4, spares d5, d6
+  REQUIRE(ranges(8, 1) == Ranges{0, 4, 4, 4});  // holders and spares tie at 4: the holders first
+  REQUIRE(ranges(5, 2) == Ranges{1, 3, 0, 0});  // C1 on d1..d4, C2 on d2..d5: d2..d4 hold both
+  REQUIRE(ranges(8, 2) == Ranges{1, 3, 5, 3});  // d2..d4 hold both, d6..d8 neither
+  REQUIRE(ranges(6, 3) == Ranges{2, 2, 0, 0});  // only d3, d4 hold all three
+  REQUIRE(ranges(8, 3) == Ranges{2, 2, 6, 2});  // d3, d4 hold all three, d7, d8 none
 }
 
 TEST_CASE("symmetry: brute-force orbits agree with the reduced run, d1..d4 and the range d2..d4",
@@ -42,8 +48,17 @@ TEST_CASE("symmetry: brute-force orbits agree with the reduced run, d1..d4 and t
   auto c = make(sd::Variant::patched);
   c.datanodes = 5;
   c.containers = 2;
-  REQUIRE(sd::interchangeable_datanodes(c).first == 1);
+  REQUIRE(sd::interchangeable_datanodes(c).main.first == 1);
   test::cross_check_orbits(sd::make_spec(c), test::LibraryRename<sd::Dn>{1}, 3);
+}
+
+TEST_CASE("symmetry: brute-force orbits with two ranges, holders d1..d4 and spares d5, d6", "[stale-delete][symmetry]") {
+  auto c = make(sd::Variant::patched);
+  c.datanodes = 6;
+  const auto spec = sd::make_spec(c);
+  // 24 * 2 renamings: the holders among themselves, the spares among themselves.
+  test::cross_check_orbits(spec, test::LibraryRename<sd::Dn, sd::Dn>{0, 4}, 4, 2);
+  REQUIRE(test::check_all_threads(spec, test::options(1), {2}).stats.symmetry == std::vector<std::string>{"d1..d4", "d5..d6"});
 }
 
 TEST_CASE("symmetry: reduced counts of the holding configurations, each orbit set standing for the pinned space",

@@ -54,16 +54,19 @@ struct BruteForce {
 };
 
 /// The library's renaming: perm1 renames the ids of Tag1 (from index `first1`
-/// on), perm2 those of Tag2 (from `first2`; Tag2 = void: one kind only).
+/// on), perm2 those of Tag2 (from `first2`; Tag2 = void: one kind only; Tag2 =
+/// Tag1: two ranges of one kind).
 template <class Tag1, class Tag2 = void>
 struct LibraryRename {
   int first1 = 0, first2 = 0;
   template <class State>
   State operator()(const State& s, const std::vector<int>& p1, const std::vector<int>& p2) const {
     State out = s;
-    if constexpr (std::is_void_v<Tag2>) {
+    if constexpr (std::is_void_v<Tag2> || std::is_same_v<Tag1, Tag2>) {
+      // One kind; with Tag2 = Tag1, two ranges of it (from first1 and first2) in its one row.
       statecheck::permutation<Tag1> p = statecheck::permutation<Tag1>::identity();
       fill(p.to[0], p1, first1);
+      if constexpr (!std::is_void_v<Tag2>) fill(p.to[0], p2, first2);
       statecheck::detail::permute(out, p);
     } else {
       statecheck::permutation<Tag1, Tag2> p = statecheck::permutation<Tag1, Tag2>::identity();

@@ -203,6 +203,66 @@ inline Lead rename(const Lead& s, const std::vector<int>& perm, const std::vecto
   return t;
 }
 
+// ---- teams: readers p1..pR share the resource, writers p(R+1)..pN use it alone ----
+// Two ranges of one kind (symmetric<Proc>(0, R), symmetric<Proc>(R, W)):
+// readers are interchangeable among themselves, writers too, never a reader with a writer.
+struct Teams {
+  BOOST_HANA_DEFINE_STRUCT(Teams, (statecheck::id_array<Proc, Pc, max_procs>, pc), (statecheck::bounded_vec<ProcId, 1>, last),
+                           (statecheck::id_set<max_procs, Proc>, served));
+  friend bool operator==(const Teams&, const Teams&) = default;
+};
+
+/// `ranges`: the two symmetric ranges declared as {first1, count1, first2, count2}
+/// (default: the readers, the writers). `asymmetric`: writer p(R+2) never enters.
+/// `broken`: a writer enters while readers are in (WriterAlone fails).
+inline auto teams(int readers, int writers, std::array<int, 4> ranges = {-1, 0, 0, 0}, bool asymmetric = false,
+                  bool broken = false) {
+  if (ranges[0] < 0) ranges = {0, readers, readers, writers};
+  const int procs = readers + writers;
+  const auto p = statecheck::ids<Proc>("p", procs);
+  const auto writer = [readers](ProcId q) { return q.index() >= readers; };
+  const auto critical = [procs, writer](const Teams& s, bool writers_only) {
+    int in = 0;
+    for (int i = 0; i < procs; ++i) in += s.pc[ProcId(i)] == Pc::critical && (!writers_only || writer(ProcId(i)));
+    return in;
+  };
+  return statecheck::spec<Teams>(
+      "sym-teams", init([](Teams&) {}),
+      actions(action("Request", p, [](const Teams& s, ProcId q) { return s.pc[q] == Pc::idle; },
+                     [](Teams& s, ProcId q) { s.pc[q] = Pc::waiting; }),
+              action("Enter", p,
+                     [=](const Teams& s, ProcId q) {
+                       if (asymmetric && q == ProcId(readers + 1)) return false;
+                       return s.pc[q] == Pc::waiting && critical(s, broken || !writer(q)) == 0;
+                     },
+                     [](Teams& s, ProcId q) {
+                       s.pc[q] = Pc::critical;
+                       s.last.clear();
+                       s.last.push_back(q);
+                       s.served.insert(q);
+                     }),
+              action("Exit", p, [](const Teams& s, ProcId q) { return s.pc[q] == Pc::critical; },
+                     [](Teams& s, ProcId q) { s.pc[q] = Pc::idle; })),
+      invariants(invariant("WriterAlone",
+                           [=](const Teams& s) { return critical(s, true) == 0 || critical(s, false) == 1; })),
+      statecheck::symmetric<Proc>(ranges[0], ranges[1]), statecheck::symmetric<Proc>(ranges[2], ranges[3]));
+}
+
+/// Renames reader p(1+i) to p(1+readers[i]) and writer p(R+1+i) to p(R+1+writers[i]).
+inline Teams rename(const Teams& s, const std::vector<int>& readers, const std::vector<int>& writers) {
+  const int r = static_cast<int>(readers.size());
+  auto R = [&](ProcId q) {
+    const auto i = static_cast<std::size_t>(q.index() < r ? q.index() : q.index() - r);
+    return ProcId(q.index() < r ? readers[i] : r + writers[i]);
+  };
+  Teams t = s;
+  for (int i = 0; i < r + static_cast<int>(writers.size()); ++i) t.pc[R(ProcId(i))] = s.pc[ProcId(i)];
+  for (ProcId& q : t.last) q = R(q);
+  t.served.clear();
+  s.served.for_each([&](ProcId q) { t.served.insert(R(q)); });
+  return t;
+}
+
 // ---- the tlaplus/Examples models of examples/tla ----
 
 /// Voting: acceptor i becomes acc[i], value j becomes val[j].

@@ -143,6 +143,18 @@ TEST_CASE("readable trace under symmetry: the unguarded mutex", "[trace][symmetr
   }
 }
 
+TEST_CASE("readable trace under symmetry: two ranges of one kind (readers and writers)", "[trace][symmetry]") {
+  // Hand derivation: a reader must be in before a writer enters beside it
+  // (readers wait for writers, the broken writer does not wait for readers):
+  // Request and Enter by a reader, then by a writer, 4 steps, 1 switch. The
+  // trace names real ids of each range and replays.
+  const CheckResult r = same_switches(symspecs::teams(2, 2, {-1, 0, 0, 0}, false, true), "sym-teams", 4);
+  CHECK(statecheck::detail::actor_switches(r.violation->trace) == 1);
+  CHECK(r.stats.symmetry == std::vector<std::string>{"p1..p2", "p3..p4"});
+  CHECK(test::labels(r.violation->trace) ==
+        std::vector<std::string>{"Request(p=p1)", "Enter(p=p1)", "Request(p=p3)", "Enter(p=p3)"});
+}
+
 TEST_CASE("readable trace under symmetry: the HDDS specs with more than one symmetric id", "[trace][symmetry][hdds]") {
   // Their README configurations declare one datanode, client or follower (a
   // group of 1); with two and three the least switch count must not move.

@@ -153,7 +153,7 @@ struct spec_t {
   Goals goals;            // goals_t<...>
   Constraint constraint;  // constraint_t<Fn> or no_constraint
   bool deadlock_allowed = false;
-  Symmetry symmetry{};    // symmetry_t<Tags...>: the kinds declared symmetric<Tag>(n)
+  Symmetry symmetry{};    // symmetry_t<Tags...>: the ranges declared symmetric<Tag>(first, count)
   static constexpr bool has_constraint = !std::is_same_v<Constraint, no_constraint>;
   static constexpr bool has_symmetry = Symmetry::kinds > 0;
   static constexpr bool constraint_prunes = [] {
@@ -196,20 +196,6 @@ template <class T> struct is_constraint_part : std::bool_constant<is_constraint<
 template <class T> struct is_deadlock_part : std::is_same<T, allow_deadlock_t> {};
 template <class T> struct is_symmetric_part : is_instance<symmetric_t, T> {};
 
-template <class... Tags>
-struct symmetry_of_tags {
-  template <class Part>
-  static void note(symmetry_t<Tags...>& out, const Part& part) {
-    if constexpr (is_symmetric_part<Part>::value) {
-      out.firsts[kind_of_part<Part>()] = part.first;
-      out.counts[kind_of_part<Part>()] = part.count;
-    }
-  }
-  template <class Part>
-  static constexpr std::size_t kind_of_part() {
-    return []<class Tag>(const symmetric_t<Tag>*) { return kind_index<Tag, Tags...>(); }(static_cast<const Part*>(nullptr));
-  }
-};
 template <class... Parts>
 struct symmetry_parts {
   template <class Part>
@@ -224,29 +210,24 @@ struct symmetry_from<std::tuple<symmetric_t<Tags>...>> {
   template <class... Parts>
   static type collect(const Parts&... parts) {
     type out{};
-    (symmetry_of_tags<Tags...>::note(out, parts), ...);
+    std::size_t range = 0;  // the symmetric parts fill the ranges in the order given
+    const auto note = [&](const auto& part) {
+      if constexpr (is_symmetric_part<std::remove_cvref_t<decltype(part)>>::value) {
+        out.firsts[range] = part.first;
+        out.counts[range] = part.count;
+        ++range;
+      }
+    };
+    (note(parts), ...);
     return out;
   }
 };
-/// The spec's symmetry_t<Tags...>, one kind per symmetric<Tag>(n) part, in the order given.
+/// The spec's symmetry_t<Tags...>, one range per symmetric<Tag>(...) part, in the order given.
 template <class... Parts>
 auto collect_symmetry(const Parts&... parts) {
   using from = symmetry_from<typename symmetry_parts<Parts...>::parts>;
   return from::collect(parts...);
 }
-/// True when no kind is declared symmetric twice.
-template <class S>
-struct distinct_kinds;
-template <class... Tags>
-struct distinct_kinds<symmetry_t<Tags...>> {
-  static constexpr bool check() {
-    std::size_t i = 0;
-    bool ok = true;
-    ((ok = ok && kind_index<Tags, Tags...>() == i++), ...);
-    return ok;
-  }
-  static constexpr bool value = check();
-};
 }  // namespace detail
 
 }  // namespace statecheck
@@ -258,8 +239,8 @@ namespace statecheck {
 
 /// Builds a spec from its parts, in any order: init(...) and actions(...) are
 /// required; invariants(...), reachable(...), constraint(...),
-/// allow_deadlock and symmetric<Tag>(n) (statecheck/symmetry.hpp, once per
-/// kind) are optional.
+/// allow_deadlock and symmetric<Tag>(n) (statecheck/symmetry.hpp; a kind
+/// may be given in several disjoint ranges) are optional.
 template <class State, class... Parts>
 auto spec(std::string_view name, Parts... parts) {
   detail::check_state_type<State>();
@@ -274,8 +255,6 @@ auto spec(std::string_view name, Parts... parts) {
   auto constraint_part = detail::pick<detail::is_constraint_part>(no_constraint{}, parts...);
   constexpr bool deadlock_ok = (detail::is_deadlock_part<Parts>::value || ...);
   auto symmetry_part = detail::collect_symmetry(parts...);
-  static_assert(detail::distinct_kinds<decltype(symmetry_part)>::value,
-                "statecheck::spec: declare each symmetric kind once (symmetric<Scm>(n))");
   detail::check_parts<State>(init_part, actions_part, invariants_part, goals_part, constraint_part);
   return spec_t<State, decltype(init_part), decltype(actions_part), decltype(invariants_part),
                 decltype(goals_part), decltype(constraint_part), decltype(symmetry_part)>{

@@ -15,7 +15,9 @@
 // symmetric (the self-checks say so). symmetric<Tag>(first, count) makes
 // only the ids first..first+count-1 (0-based) interchangeable: a fixed leader
 // or bootstrap node keeps its name. Ids outside the range, and other kinds,
-// keep their names. Custom member types (own member_traits) are not renamed.
+// keep their names. One kind may be declared in several disjoint ranges
+// (symmetric<Dn>(1, 3), symmetric<Dn>(4, 4): d2..d4 and d5..d8 each renamed
+// among themselves, never across); overlapping ranges are refused at startup. Custom member types (own member_traits) are not renamed.
 #pragma once
 
 #include <array>
@@ -50,15 +52,8 @@ symmetric_t<Tag> symmetric(int first, int count) {
   return {first, count};
 }
 
-/// All symmetric parts of a spec, one per kind (none: no symmetry).
-template <class... Tags>
-struct symmetry_t {
-  static constexpr std::size_t kinds = sizeof...(Tags);
-  std::array<int, sizeof...(Tags)> firsts{};  // per kind: the first interchangeable index
-  std::array<int, sizeof...(Tags)> counts{};  // per kind: how many from there
-};
-
 namespace detail {
+/// The position of the first Tags equal to Tag (sizeof...(Tags) when none).
 template <class Tag, class... Tags>
 constexpr std::size_t kind_index() {
   constexpr bool same[] = {std::is_same_v<Tag, Tags>..., false};
@@ -68,7 +63,21 @@ constexpr std::size_t kind_index() {
 }
 }  // namespace detail
 
-/// A renaming of the symmetric ids of each kind: old index -> new index.
+/// All symmetric parts of a spec, one range per part, in the order given (none:
+/// no symmetry). A kind declared in several disjoint ranges appears once per
+/// range: each range is permuted within itself, the group is the product.
+template <class... Tags>
+struct symmetry_t {
+  static constexpr std::size_t kinds = sizeof...(Tags);  // ranges, one per symmetric<Tag>(...) part
+  /// Per range: the row of permutation<Tags...> that renames its kind (the kind's first range).
+  static constexpr std::array<std::size_t, sizeof...(Tags)> row{detail::kind_index<Tags, Tags...>()...};
+  std::array<int, sizeof...(Tags)> firsts{};  // per range: the first interchangeable index
+  std::array<int, sizeof...(Tags)> counts{};  // per range: how many from there
+};
+
+/// A renaming of the symmetric ids of each kind: old index -> new index. A
+/// kind declared in several ranges is renamed by its first row (the others
+/// are unused).
 template <class... Tags>
 struct permutation {
   std::array<std::array<std::uint8_t, max_symmetric_ids>, sizeof...(Tags)> to{};

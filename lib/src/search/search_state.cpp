@@ -56,7 +56,10 @@ SearchState::SearchState(const ModelOps& model_ops, const CheckOptions& opts)
   result.spec = ops.name;
   result.stats.threads = threads;
   result.stats.exact = options.exact;
-  for (const SymmetryKind& k : ops.symmetry) result.stats.symmetry.push_back(k.first + ".." + k.last);
+  // Every range, in the order declared; an empty one (count 0: a spec whose
+  // configuration leaves it nothing) renames nothing and is not listed.
+  for (const SymmetryKind& k : ops.symmetry)
+    if (k.count > 0) result.stats.symmetry.push_back(k.first + ".." + k.last);
   result.stats.symmetry_group = symmetry_group_size(ops.symmetry);
   for (const std::string& name : ops.action_names) result.stats.actions.push_back({name, 0, 0});
   result.stats.transition_new.assign(ops.transitions, 0);

@@ -17,12 +17,12 @@ inline void initial(const Config& c, State& s) {
   for (DnState& n : s.dn) n = DnState{Ver::PRE, Proc::ABSENT, {}};
   for (int i = 0; i < c.datanodes; ++i) s.dn[DnId(i)] = DnState{Ver::PRE, Proc::RUNNING, {}};  // HEARTBEAT everywhere
   // dx is a datanode just started with newer software: it has yet to register anywhere.
-  s.dx = DnState{Ver::PRE, c.control ? Proc::RUNNING : Proc::ABSENT,
-                 {EndPointState::REGISTER, EndPointState::REGISTER, EndPointState::REGISTER}};
+  s.dx = DnState{Ver::PRE, c.control ? Proc::RUNNING : Proc::ABSENT, {}};
+  s.dx.ep.fill(EndPointState::REGISTER);
   s.restarts_left = static_cast<std::uint8_t>(c.restarts);
 }
 
-inline std::uint8_t newest_term(const State& s) { return s.term[s.true_leader.index()]; }
+inline std::uint8_t newest_term(const State& s) { return s.term[s.true_leader]; }
 
 // FINALIZE is committed by a quorum that need not include a lagging follower.
 inline bool finalize_enabled(const State& s) { return !s.fin_logged && s.leader_ready.contains(s.true_leader); }
@@ -34,15 +34,15 @@ inline void finalize(State& s) {
 // Receiving and applying the entry are one step; any SCM may lag (untimed model), so
 // there is no explicit Stall action. An installing SCM applies nothing until it is done.
 inline bool apply_finalize_enabled(const State& s, ScmId m) {
-  return s.fin_logged && s.scm_ver[m.index()] == Ver::PRE && !s.installing.contains(m);
+  return s.fin_logged && s.scm_ver[m] == Ver::PRE && !s.installing.contains(m);
 }
 inline void step_down(State& s, ScmId m);
 inline void apply_finalize(State& s, ScmId m) {
-  s.scm_ver[m.index()] = Ver::FIN;
+  s.scm_ver[m] = Ver::FIN;
   // With terms, an entry of a later term reaches m only from a leader of that term:
   // m learns the term, and a deposed leader steps down (RaftServerImpl.appendEntries).
-  if (s.term[m.index()] < s.fin_term) {
-    s.term[m.index()] = s.fin_term;
+  if (s.term[m] < s.fin_term) {
+    s.term[m] = s.fin_term;
     if (s.is_leader.contains(m)) step_down(s, m);
   }
 }
@@ -51,8 +51,8 @@ inline void apply_finalize(State& s, ScmId m) {
 // and finalized, not "ready" (sendFinalizeToDatanodeIfNeeded).
 inline bool send_finalize_enabled(const State& s, ScmId m, DnId d) {
   const DnState& n = s.dn[d];
-  return s.is_leader.contains(m) && s.scm_ver[m.index()] == Ver::FIN && n.ver == Ver::PRE &&
-         n.up == Proc::RUNNING && n.ep[m.index()] == EndPointState::HEARTBEAT;
+  return s.is_leader.contains(m) && s.scm_ver[m] == Ver::FIN && n.ver == Ver::PRE &&
+         n.up == Proc::RUNNING && n.ep[m] == EndPointState::HEARTBEAT;
 }
 inline void send_finalize(State& s, DnId d) { s.dn[d].ver = Ver::FIN; }
 
@@ -70,27 +70,27 @@ inline bool register_at(const Config& c, State& s, DnState& n, ScmId m, bool rej
   if (c.variant == Variant::patched && !s.leader_ready.contains(m) && (reject || c.retry_all))
     return false;  // ServerNotLeaderException: an IOException, the endpoint stays in REGISTER and retries
   if (!reject) {
-    n.ep[m.index()] = EndPointState::HEARTBEAT;
+    n.ep[m] = EndPointState::HEARTBEAT;
     return false;
   }
   // errorNodeNotPermitted: the endpoint goes to SHUTDOWN, and computeNextContainerState
   // shuts the whole datanode down (merged into this step).
-  n.ep[m.index()] = EndPointState::SHUTDOWN;
+  n.ep[m] = EndPointState::SHUTDOWN;
   n.up = Proc::SHUTDOWN;
   return s.true_leader != m || !s.leader_ready.contains(m);
 }
 
 /// The fencing rule with equal software (d1..d3): apparent version above the SCM's.
-inline bool fenced(const State& s, DnId d, ScmId m) { return s.dn[d].ver > s.scm_ver[m.index()]; }
+inline bool fenced(const State& s, DnId d, ScmId m) { return s.dn[d].ver > s.scm_ver[m]; }
 inline bool register_enabled(const State& s, DnId d, ScmId m) {
-  return s.dn[d].up == Proc::RUNNING && s.dn[d].ep[m.index()] == EndPointState::REGISTER;
+  return s.dn[d].up == Proc::RUNNING && s.dn[d].ep[m] == EndPointState::REGISTER;
 }
 inline void register_dn(const Config& c, State& s, DnId d, ScmId m) {
   if (register_at(c, s, s.dn[d], m, fenced(s, d, m))) s.fenced_by_non_leader.insert(d);
 }
 // dx has newer software: every SCM's rule rejects it.
 inline bool register_dx_enabled(const State& s, ScmId m) {
-  return s.dx.up == Proc::RUNNING && s.dx.ep[m.index()] == EndPointState::REGISTER;
+  return s.dx.up == Proc::RUNNING && s.dx.ep[m] == EndPointState::REGISTER;
 }
 inline void register_dx(const Config& c, State& s, ScmId m) {
   if (register_at(c, s, s.dx, m, true)) s.dx_fenced_by_non_leader = true;
@@ -100,7 +100,7 @@ inline void register_dx(const Config& c, State& s, ScmId m) {
 // until StepDown. Receipt and apply being one step, "its log holds every committed
 // entry" reads "it has applied FINALIZE once that is committed". An installing SCM does
 // not stand (assumed: its log ends at a snapshot it has not loaded).
-inline bool holds_committed(const State& s, ScmId m) { return !s.fin_logged || s.scm_ver[m.index()] == Ver::FIN; }
+inline bool holds_committed(const State& s, ScmId m) { return !s.fin_logged || s.scm_ver[m] == Ver::FIN; }
 
 inline bool elect_enabled(const State& s, ScmId m) {
   return s.true_leader != m && holds_committed(s, m) && !s.installing.contains(m);
@@ -119,8 +119,8 @@ inline bool elect_by_vote_enabled(const Config& c, const State& s, ScmId m, ScmI
 inline void elect_by_vote(State& s, ScmId m, ScmId voter) {
   const auto next = static_cast<std::uint8_t>(newest_term(s) + 1);
   elect(s, m);
-  s.term[m.index()] = next;
-  s.term[voter.index()] = next;
+  s.term[m] = next;
+  s.term[voter] = next;
   if (s.is_leader.contains(voter)) step_down(s, voter);
 }
 
@@ -135,7 +135,7 @@ inline bool step_down_enabled(const State& s, ScmId m) { return s.is_leader.cont
 inline void step_down(State& s, ScmId m) {
   s.is_leader.erase(m);
   s.leader_ready.erase(m);
-  s.term[m.index()] = std::max(s.term[m.index()], newest_term(s));
+  s.term[m] = std::max(s.term[m], newest_term(s));
 }
 
 // Checkpoint install (install=true): a follower that fell behind a purged log installs
@@ -147,12 +147,12 @@ inline bool install_start_enabled(const Config& c, const State& s, ScmId m) {
 }
 inline void install_start(State& s, ScmId m) {
   s.installing.insert(m);
-  s.scm_ver[m.index()] = Ver::PRE;
+  s.scm_ver[m] = Ver::PRE;
 }
 inline bool install_done_enabled(const State& s, ScmId m) { return s.installing.contains(m); }
 inline void install_done(State& s, ScmId m) {
   s.installing.erase(m);
-  s.scm_ver[m.index()] = s.fin_logged ? Ver::FIN : Ver::PRE;
+  s.scm_ver[m] = s.fin_logged ? Ver::FIN : Ver::PRE;
 }
 
 // Invariants and goals, brief section 3.6 (with the section 7 wording).

@@ -74,9 +74,9 @@ inline auto make_spec(const Config& c) {
           sc::goal("BugWindow", [c](const State& s) { return bug_window(c, s); })),
       // Terminal states are normal: FINALIZE applied everywhere, restarts used up.
       sc::allow_deadlock,
-      // d1..dn start alike and no guard or property names one; dx and the SCMs are not
-      // interchangeable (README "Symmetry").
-      sc::symmetric<Dnode>(c.datanodes));
+      // d1..dn start alike and no guard or property names one; so do the followers s2, s3.
+      // dx and s1 (the initial leader) are not interchangeable (README "Symmetry").
+      sc::symmetric<Dnode>(c.datanodes), sc::symmetric<Scm>(1, scms - 1));
 }
 
 }  // namespace specs::hdds::finalization_fencing

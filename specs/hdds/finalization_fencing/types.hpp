@@ -13,11 +13,15 @@ inline constexpr int max_datanodes = 3;  // d1..d3, plus the control datanode dx
 inline constexpr int max_restarts = 6;
 inline constexpr int max_elections = 3;  // terms=N: at most N elections, terms 1..N+1
 
-/// SCMs, printed s1, s2, s3; s1 is the initial leader.
+/// SCMs, printed s1, s2, s3; s1 is the initial leader, s2 and s3 are
+/// interchangeable followers (symmetric<Scm>(1, 2)).
 struct Scm {
   static constexpr std::string_view prefix = "s";
 };
 using ScmId = statecheck::id<Scm>;
+/// One T per SCM, indexed by ScmId: renaming s2 and s3 moves their slots.
+template <class T>
+using PerScm = statecheck::id_array<Scm, T, scms>;
 inline constexpr ScmId s1{0};
 inline constexpr ScmId s2{1};
 inline constexpr ScmId s3{2};
@@ -39,19 +43,19 @@ struct DnState {
   BOOST_HANA_DEFINE_STRUCT(DnState,
       (Ver, ver),
       (Proc, up),
-      (std::array<EndPointState, scms>, ep));  // per SCM (not symmetric: s1 leads)
+      (PerScm<EndPointState>, ep));  // per SCM
   friend bool operator==(const DnState&, const DnState&) = default;
 };
 
 struct State {
   BOOST_HANA_DEFINE_STRUCT(State,
       (bool, fin_logged),                        // FINALIZE committed by the true leader
-      (std::array<Ver, scms>, scm_ver),          // raised when the SCM applies FINALIZE (not symmetric: s1 leads)
+      (PerScm<Ver>, scm_ver),                    // raised when the SCM applies FINALIZE
       (ScmId, true_leader),                      // Raft leader of the newest term
       (statecheck::id_set<scms, Scm>, is_leader),  // what each SCM's own context believes
       (statecheck::id_set<scms, Scm>, leader_ready),
       (statecheck::id_set<scms, Scm>, installing),  // install=true: follower installing a checkpoint
-      (std::array<std::uint8_t, scms>, term),    // terms>0: the newest Raft term each SCM knows (else 0)
+      (PerScm<std::uint8_t>, term),              // terms>0: the newest Raft term each SCM knows (else 0)
       (std::uint8_t, fin_term),                  // terms>0: the term FINALIZE was appended in
       (statecheck::id_array<Dnode, DnState, max_datanodes>, dn),  // symmetry: d1..dn interchangeable
       (DnState, dx),                             // control datanode (ABSENT unless control=true)

@@ -18,7 +18,7 @@ inline auto make_spec(const Config& cfg) {
   const auto tgt = statecheck::ids<Dn>("tgt", n);
   const auto id = statecheck::param("id", 1, cfg.max_delete_id());
   const auto pos = statecheck::param("pos", 1, cap - 1);  // a command overtaking the head
-  const DnRange sym = interchangeable_datanodes(cfg);
+  const DnRanges sym = interchangeable_datanodes(cfg);
 
   return statecheck::spec<State>(
       "stale-delete",
@@ -287,8 +287,9 @@ inline auto make_spec(const Config& cfg) {
           })),
       // Runs end when every budget is spent and the channels are drained.
       statecheck::allow_deadlock,
-      // Datanodes that start alike are interchangeable (README "Symmetry").
-      statecheck::symmetric<Dn>(sym.first, sym.count));
+      // Datanodes that start alike are interchangeable, run by run (README "Symmetry").
+      statecheck::symmetric<Dn>(sym.main.first, sym.main.count),
+      statecheck::symmetric<Dn>(sym.other.first, sym.other.count));
 }
 
 }  // namespace specs::hdds::stale_delete

@@ -118,14 +118,19 @@ inline bool deleting_from(const Container& k, DnId d) { return in_phase(k, Phase
 /// The move's replication phase waits for target d.
 inline bool adding_to(const Container& k, DnId d) { return in_phase(k, Phase::adding) && k.move.front().tgt == d; }
 
-/// Datanodes that start alike: the longest run of consecutive ids on which
-/// the same containers start (with 1 container, d1..d4 hold it and d5.. are
-/// spares). Only these are interchangeable; the library takes one range per
-/// kind, so of two equal runs the first (the replica holders) is declared.
+/// Datanodes that start alike: runs of consecutive ids on which the same
+/// containers start (with 1 container, d1..d4 hold it and d5.. are spares).
+/// Only datanodes of one run are interchangeable. `main` is the longest run
+/// (of equal ones the first), `other` the longest other run of 2 or more
+/// (count 0: none), each declared as its own symmetric range; the configurations
+/// up to 3 containers and 8 datanodes have at most two such runs.
 struct DnRange {
   int first = 0, count = 0;
 };
-inline DnRange interchangeable_datanodes(const Config& cfg) {
+struct DnRanges {
+  DnRange main, other;
+};
+inline DnRanges interchangeable_datanodes(const Config& cfg) {
   auto starts_on = [&cfg](int d) {  // bit k: container k starts with a replica on d
     unsigned bits = 0;
     for (int k = 0; k < cfg.containers; ++k)
@@ -133,14 +138,20 @@ inline DnRange interchangeable_datanodes(const Config& cfg) {
         if ((k + i) % cfg.datanodes == d) bits |= 1u << k;
     return bits;
   };
-  DnRange best{0, 1};
+  DnRanges out{{0, 1}, {0, 0}};
   for (int first = 0; first < cfg.datanodes;) {
     int end = first + 1;
     while (end < cfg.datanodes && starts_on(end) == starts_on(first)) ++end;
-    if (end - first > best.count) best = {first, end - first};
+    const DnRange run{first, end - first};
+    if (run.count > out.main.count) {
+      if (out.main.count >= 2) out.other = out.main;
+      out.main = run;
+    } else if (run.count >= 2 && run.count > out.other.count) {
+      out.other = run;
+    }
     first = end;
   }
-  return best;
+  return out;
 }
 
 /// The queued delete with this id, or nullptr.

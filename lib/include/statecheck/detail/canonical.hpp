@@ -14,7 +14,9 @@
 // neighbours of the run leaves it unchanged: then every order of the run gives
 // the same state, as in an initial state where all ids start alike). The cost
 // is one renaming when all signatures differ; the worst case is n! renamings,
-// for n ids whose signatures tie although the state tells them apart.
+// for n ids whose signatures tie although the state tells them apart. A kind
+// declared in several disjoint ranges is sorted and tried range by range
+// (ids never move between ranges): the group is the product of the ranges'.
 #pragma once
 
 #include <algorithm>
@@ -49,7 +51,8 @@ class Signatures {
     int index = 0;
   };
 
-  explicit Signatures(const symmetry_t<Tags...>& symmetry) : sym_(symmetry) {}
+  /// `symmetric[k]`: bit i set when id i of kind k (its row) is in one of the kind's ranges.
+  explicit Signatures(const std::array<std::uint32_t, sizeof...(Tags)>& symmetric) : symmetric_(symmetric) {}
   std::uint64_t of(std::size_t kind, int index) const { return sig_[kind][static_cast<std::size_t>(index)]; }
 
   /// Adds the occurrences of symmetric ids (and owned scalars) in `v` at `path`.
@@ -100,7 +103,7 @@ class Signatures {
   bool symmetric(id<Tag> i) const {
     constexpr std::size_t k = kind_of<Tag>();
     if constexpr (k == none) return false;
-    else return i.index() >= sym_.firsts[k] && i.index() < sym_.firsts[k] + sym_.counts[k];
+    else return i.index() >= 0 && i.index() < max_symmetric_ids && ((symmetric_[k] >> i.index()) & 1u) != 0;
   }
   /// The owner of what an id_array slot or a map entry keyed by `key` holds.
   template <class K>
@@ -130,7 +133,7 @@ class Signatures {
     sig_[o.kind][static_cast<std::size_t>(o.index)] += mix64(path, what);
   }
 
-  symmetry_t<Tags...> sym_;
+  std::array<std::uint32_t, sizeof...(Tags)> symmetric_;
   std::array<std::array<std::uint64_t, max_symmetric_ids>, sizeof...(Tags)> sig_{};
 };
 
@@ -140,9 +143,13 @@ template <class State, class... Tags>
 class Canonicalizer {
  public:
   using Perm = permutation<Tags...>;
-  static constexpr std::size_t kinds = sizeof...(Tags);
+  static constexpr std::size_t kinds = sizeof...(Tags);  // ranges (a kind may have several)
 
-  explicit Canonicalizer(const symmetry_t<Tags...>& symmetry) : sym_(symmetry), counts_(symmetry.counts) {}
+  explicit Canonicalizer(const symmetry_t<Tags...>& symmetry) : sym_(symmetry), counts_(symmetry.counts) {
+    for (std::size_t k = 0; k < kinds; ++k)
+      for (int i = symmetry.firsts[k]; i < symmetry.firsts[k] + symmetry.counts[k]; ++i)
+        if (i >= 0 && i < max_symmetric_ids) symmetric_[row(k)] |= std::uint32_t{1} << i;
+  }
 
   /// Replaces `s` by its representative; returns the number of candidate renamings tried.
   std::uint64_t operator()(State& s) const { return canonicalize<false>(s, nullptr); }
@@ -177,8 +184,12 @@ class Canonicalizer {
   }
 
  private:
+  /// The permutation row renaming range k's ids (shared by the ranges of one kind).
+  static constexpr std::size_t row(std::size_t k) { return symmetry_t<Tags...>::row[k]; }
+
+  /// Per range and sorted position: the id there.
   using Order = std::array<std::array<std::uint8_t, max_symmetric_ids>, kinds>;
-  /// Per kind and sorted position: the position where its run of tied ids starts
+  /// Per range and sorted position: the position where its run of tied ids starts
   /// (its own position when it is alone or its run needs no enumeration).
   using Runs = std::array<std::array<std::uint8_t, max_symmetric_ids>, kinds>;
 
@@ -197,9 +208,9 @@ class Canonicalizer {
     return smallest<Record>(s, runs, order, applied);
   }
 
-  /// Sorts every kind's ids by signature; true when some tie.
+  /// Sorts every range's ids by signature; true when some tie.
   bool sort(const State& s, Order& order, Runs& runs) const {
-    Signatures<Tags...> sig(sym_);
+    Signatures<Tags...> sig(symmetric_);
     sig.walk(s, 0, {});
     bool tied = false;
     for (std::size_t k = 0; k < kinds; ++k) tied = sort_kind(sig, k, order[k], runs[k]) || tied;
@@ -216,19 +227,19 @@ class Canonicalizer {
     return n;
   }
 
-  /// Sorts kind k's ids by signature, each run of ties by index; true when some tie.
+  /// Sorts range k's ids by signature, each run of ties by index; true when some tie.
   bool sort_kind(const Signatures<Tags...>& sig, std::size_t k, std::array<std::uint8_t, max_symmetric_ids>& ids,
                  std::array<std::uint8_t, max_symmetric_ids>& run) const {
     const int n = counts_[k];
     for (int i = 0; i < n; ++i) ids[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(sym_.firsts[k] + i);
     std::sort(ids.begin(), ids.begin() + n, [&](std::uint8_t a, std::uint8_t b) {
-      const std::uint64_t sa = sig.of(k, a), sb = sig.of(k, b);
+      const std::uint64_t sa = sig.of(row(k), a), sb = sig.of(row(k), b);
       return sa != sb ? sa < sb : a < b;
     });
     bool tied = false;
     for (int i = 0; i < n; ++i) {
       const auto at = static_cast<std::size_t>(i);
-      const bool same = i > 0 && sig.of(k, ids[at]) == sig.of(k, ids[at - 1]);
+      const bool same = i > 0 && sig.of(row(k), ids[at]) == sig.of(row(k), ids[at - 1]);
       run[at] = same ? run[at - 1] : static_cast<std::uint8_t>(i);
       tied = tied || same;
     }
@@ -265,8 +276,8 @@ class Canonicalizer {
     for (int i = start; i + 1 < end; ++i) {
       Perm swap = Perm::identity();
       const std::uint8_t a = ids[static_cast<std::size_t>(i)], b = ids[static_cast<std::size_t>(i + 1)];
-      swap.to[k][a] = b;
-      swap.to[k][b] = a;
+      swap.to[row(k)][a] = b;
+      swap.to[row(k)][b] = a;
       State t = s;
       permute(t, swap);
       if (!(t == s)) return false;
@@ -279,7 +290,7 @@ class Canonicalizer {
     Perm p = Perm::identity();
     for (std::size_t k = 0; k < kinds; ++k)
       for (int r = 0; r < counts_[k]; ++r)
-        p.to[k][order[k][static_cast<std::size_t>(r)]] = static_cast<std::uint8_t>(sym_.firsts[k] + r);
+        p.to[row(k)][order[k][static_cast<std::size_t>(r)]] = static_cast<std::uint8_t>(sym_.firsts[k] + r);
     return p;
   }
   void apply(State& s, const Order& order) const {
@@ -325,6 +336,7 @@ class Canonicalizer {
 
   symmetry_t<Tags...> sym_;
   std::array<int, kinds> counts_;
+  std::array<std::uint32_t, kinds> symmetric_{};  // per row: the ids in one of its kind's ranges
 };
 
 }  // namespace statecheck::detail

@@ -99,16 +99,10 @@ class Model {
  private:
   using Sym = symmetry_types<State, typename Spec::symmetry_type>;
 
-  /// The symmetry's canonicalizer; throws config_error for a range outside 0..max_symmetric_ids.
+  /// The symmetry's canonicalizer; throws config_error for a range outside
+  /// 0..max_symmetric_ids or two overlapping ranges of one kind.
   static typename Sym::canonicalizer checked_symmetry(const Spec& spec) {
-    for (std::size_t k = 0; k < spec.symmetry.counts.size(); ++k) {
-      const int first = spec.symmetry.firsts[k], count = spec.symmetry.counts[k];
-      if (first < 0 || count < 0 || first + count > max_symmetric_ids)
-        throw config_error("spec '" + std::string(spec.name) + "': symmetric<" + Sym::describe(k, 0, 0).prefix + ">(" +
-                           std::to_string(first) + ", " + std::to_string(count) + ") must name ids within 0.." +
-                           std::to_string(max_symmetric_ids - 1) + ": give first >= 0, count >= 0 and first + count <= " +
-                           std::to_string(max_symmetric_ids));
-    }
+    Sym::check_ranges(spec.name, spec.symmetry);
     return typename Sym::canonicalizer(spec.symmetry);
   }
 
@@ -345,14 +339,12 @@ class Model {
       tried = self(m).canon_(*std::launder(reinterpret_cast<State*>(state)), applied);
       return true;
     });
-    for (std::size_t k = 0; k < applied.to.size(); ++k)
-      std::memcpy(renaming + k * renaming_width, applied.to[k].data(), renaming_width);
+    Sym::store(applied, renaming);
     return tried;
   }
 
-  static void rename(const void*, std::byte* state, const std::uint8_t* renaming) {
-    typename Sym::perm p;
-    for (std::size_t k = 0; k < p.to.size(); ++k) std::memcpy(p.to[k].data(), renaming + k * renaming_width, renaming_width);
+  static void rename(const void* m, std::byte* state, const std::uint8_t* renaming) {
+    const typename Sym::perm p = Sym::load(self(m).spec_.symmetry, renaming);
     as_std_exception([&] {
       permute(*std::launder(reinterpret_cast<State*>(state)), p);
       return true;
@@ -369,11 +361,9 @@ class Model {
     return fixing;
   }
 
-  /// Swaps ids a and b (indices) of symmetric kind `kind` in the state (the self-checks' renamings).
+  /// Swaps ids a and b (indices) of symmetric range `kind` in the state (the self-checks' renamings).
   static void transpose(const void*, std::byte* state, std::uint32_t kind, int a, int b) {
-    typename Sym::perm p = Sym::perm::identity();
-    p.to[kind][static_cast<std::size_t>(a)] = static_cast<std::uint8_t>(b);
-    p.to[kind][static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(a);
+    const typename Sym::perm p = Sym::transposition(kind, a, b);
     as_std_exception([&] {
       permute(*std::launder(reinterpret_cast<State*>(state)), p);
       return true;

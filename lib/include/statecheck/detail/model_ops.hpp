@@ -65,7 +65,8 @@ struct CheckOutcome {
 /// constraint threw (no action was running).
 inline constexpr std::uint32_t constraint_tid = ~std::uint32_t{0};
 
-/// One symmetric kind of a spec: ids `first`..`last` (prefix `prefix`) are interchangeable.
+/// One symmetric range of a spec: ids `first`..`last` (prefix `prefix`) are
+/// interchangeable. A kind declared in several disjoint ranges has one per range.
 struct SymmetryKind {
   std::string prefix;
   std::string first;
@@ -78,7 +79,7 @@ struct SymmetryKind {
 /// (beyond it, the states an orbit stands for are reported as unknown).
 inline constexpr std::uint64_t max_stabilizer_candidates = 5040;
 
-/// A renaming's row per symmetric kind (ModelOps::canonicalize_renaming): max_symmetric_ids.
+/// A renaming's row per symmetric range (ModelOps::canonicalize_renaming): max_symmetric_ids.
 inline constexpr std::size_t renaming_width = 32;
 
 struct ModelOps {
@@ -132,10 +133,11 @@ struct ModelOps {
   /// The renamings that leave a representative unchanged; 0 when not counted
   /// (its orbit holds group size / this many states). Called once per new state.
   std::uint64_t (*stabilizer)(const void* model, const std::byte* state) = nullptr;
-  /// Swaps ids a and b (0-based indices) of symmetric kind `kind` in a state.
+  /// Swaps ids a and b (0-based indices) of symmetric range `kind` (an index of `symmetry`) in a state.
   void (*transpose)(const void* model, std::byte* state, std::uint32_t kind, int a, int b) = nullptr;
-  /// As canonicalize, and writes the renaming it applied: kind k's id of
-  /// index i became index renaming[k * renaming_width + i]. Cold (trace passes).
+  /// As canonicalize, and writes the renaming it applied: range k's id of
+  /// index i became index renaming[k * renaming_width + i] (each row holds
+  /// its kind's whole renaming: the ranges of one kind agree). Cold (trace passes).
   std::uint64_t (*canonicalize_renaming)(const void* model, std::byte* state, std::uint8_t* renaming) = nullptr;
   /// Renames a state's ids by `renaming` (laid out as canonicalize_renaming writes it).
   void (*rename)(const void* model, std::byte* state, const std::uint8_t* renaming) = nullptr;
