@@ -13,6 +13,9 @@ TEST_CASE("forecast: too few levels, or growth that does not slow, projects noth
   CHECK_FALSE(states_to_come({1, 4}).has_value());
   CHECK_FALSE(states_to_come({1, 2, 4, 8}).has_value());     // ratios 2, 2, 2: no decline, above 1
   CHECK_FALSE(states_to_come({1, 2, 6, 24}).has_value());    // ratios 2, 3, 4: rising
+  // Ratios 3, 2.9967, 2.9922: a decline of 0.004 a level keeps the ratio above 1
+  // for about 500 more levels, past 10^15 states (it printed 9.2e18 once).
+  CHECK_FALSE(states_to_come({1000, 3000, 8990, 26900}).has_value());
 }
 
 TEST_CASE("forecast: a declining ratio is extended until the levels die out") {

@@ -14,6 +14,9 @@ constexpr std::size_t ratios_used = 4;
 /// A shorter run needs no forecast, and its quarters would be a matter of
 /// scheduling noise (and of the summary's lines changing from run to run).
 constexpr double min_run_seconds = 1.0;
+/// A slowly declining ratio above 1 extends to absurd totals (and past what
+/// llround can hold): beyond this many states the model says nothing useful.
+constexpr double most_states_forecast = 1e15;
 
 }  // namespace
 
@@ -34,6 +37,7 @@ std::optional<std::uint64_t> states_to_come(const std::vector<std::uint64_t>& si
     size *= ratio;
     if (size < 0.5) break;  // the levels died out
     total += size;
+    if (total > most_states_forecast) return std::nullopt;
   }
   return static_cast<std::uint64_t>(std::llround(total));
 }
