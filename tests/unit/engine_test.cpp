@@ -9,6 +9,7 @@
 #include "support/check_helpers.hpp"
 #include "statecheck/detail/model.hpp"
 #include "report/trace_builder.hpp"
+#include "store/table_memory.hpp"
 #include "store/trace_log.hpp"
 #include "statecheck/detail/visited_set.hpp"
 #include "statecheck/report.hpp"
@@ -174,6 +175,20 @@ TEST_CASE("visited set: the budget stops growth", "[visited]") {
   REQUIRE_FALSE(set.can_grow());
   REQUIRE(set.can_hold(900000));
   REQUIRE_FALSE(set.can_hold(1000000));
+}
+
+// The tables rely on fresh memory reading as empty slots (zero), whether it
+// comes from calloc (under a huge page) or from the huge-page mapping, and
+// after a table of the same size was given back.
+TEST_CASE("table memory: zeroed below and above a huge page, again after a release", "[visited]") {
+  for (const std::size_t bytes : {std::size_t{1000}, std::size_t{6} << 20}) {
+    for (int round = 0; round < 2; ++round) {
+      auto* p = static_cast<unsigned char*>(statecheck::detail::allocate_table_memory(bytes));
+      REQUIRE(std::all_of(p, p + bytes, [](unsigned char c) { return c == 0; }));
+      std::fill(p, p + bytes, static_cast<unsigned char>(0xA5));  // dirty it for the next round
+      statecheck::detail::free_table_memory(p, bytes);
+    }
+  }
 }
 
 TEST_CASE("trace log: records of any width round-trip", "[tracelog]") {

@@ -2,15 +2,29 @@
 #include "statecheck/detail/level_table.hpp"
 
 #include <bit>
+#include <memory>
+
+#include "store/table_memory.hpp"
 
 namespace statecheck::detail {
 
 LevelTable::LevelTable() { allocate(1u << 12); }
+LevelTable::~LevelTable() { release(); }
 
 void LevelTable::allocate(std::uint64_t capacity) {
-  slots_ = std::make_unique<Slot[]>(static_cast<std::size_t>(capacity));
+  // Probed at random like the visited set: huge pages save the page walks.
+  void* memory = allocate_table_memory(static_cast<std::size_t>(capacity) * sizeof(Slot));
+  slots_ = static_cast<Slot*>(memory);
+  std::uninitialized_value_construct_n(slots_, static_cast<std::size_t>(capacity));
   mask_ = capacity - 1;
   limit_ = static_cast<std::uint64_t>(max_load * static_cast<double>(capacity));
+}
+
+void LevelTable::release() {
+  if (slots_ == nullptr) return;
+  std::destroy_n(slots_, static_cast<std::size_t>(capacity()));
+  free_table_memory(slots_, static_cast<std::size_t>(capacity()) * sizeof(Slot));
+  slots_ = nullptr;
 }
 
 void LevelTable::clear() {
@@ -24,6 +38,7 @@ void LevelTable::reserve(std::uint64_t total) {
   std::vector<Entry> entries;
   entries.reserve(static_cast<std::size_t>(size()));
   collect(0, this->capacity(), entries);
+  release();
   allocate(capacity);
   set_size(size_);
   for (const Entry& e : entries) {

@@ -24,6 +24,7 @@ namespace statecheck::detail {
 namespace {
 
 constexpr std::size_t chunk_states = 64;  // states per call into the spec
+constexpr std::uint64_t prefetch_ahead = 16;  // visited-set inserts at a level's end
 std::atomic<bool> stop_requested{false};
 
 static_assert(std::atomic<bool>::is_always_lock_free, "request_stop must be async-signal-safe");
@@ -110,6 +111,8 @@ class Search : public SearchState {
     const std::uint64_t first_id = result.stats.distinct;
     parallel(0, n, 1024, [&](const auto& r) {
       for (std::uint64_t i = r.begin(); i != r.end(); ++i) {
+        // The entries are in key order, their visited-set slots at random: ask for one a few ahead.
+        if (visited && i + prefetch_ahead < r.end()) visited->prefetch({entries[i + prefetch_ahead].lo, entries[i + prefetch_ahead].hi});
         const LevelTable::Entry& e = entries[i];
         const std::byte* record = workers[e.worker]->found.at(e.record);
         std::memcpy(next.get() + i * frontier_stride, record, ops.state_size);

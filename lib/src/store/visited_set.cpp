@@ -8,15 +8,18 @@
 #include <cstring>
 #include <new>
 
+#include "store/table_memory.hpp"
+
 namespace statecheck::detail {
 
 namespace {
-// calloc: the kernel hands out zero pages lazily, so an untouched part of the
-// table costs no resident memory.
+// Zero pages handed out lazily (an untouched part of the table costs no
+// resident memory), huge where the kernel allows: table_memory.hpp.
 std::atomic<std::uint64_t>* allocate_table(std::uint64_t slots) {
-  void* p = std::calloc(static_cast<std::size_t>(slots), sizeof(std::uint64_t));
-  if (p == nullptr) throw std::bad_alloc();
-  return static_cast<std::atomic<std::uint64_t>*>(p);
+  return static_cast<std::atomic<std::uint64_t>*>(allocate_table_memory(static_cast<std::size_t>(slots) * sizeof(std::uint64_t)));
+}
+void free_table(std::atomic<std::uint64_t>* table, std::uint64_t slots) {
+  free_table_memory(table, static_cast<std::size_t>(slots) * sizeof(std::uint64_t));
 }
 }  // namespace
 
@@ -26,8 +29,8 @@ VisitedSet::VisitedSet(std::size_t budget_bytes) : budget_(budget_bytes) {
 }
 
 VisitedSet::~VisitedSet() {
-  std::free(table_);
-  std::free(old_table_);
+  free_table(table_, capacity());
+  free_table(old_table_, old_capacity_);
 }
 
 VisitedSet::Insert VisitedSet::place(std::atomic<std::uint64_t>* table, std::uint64_t mask,
@@ -87,7 +90,7 @@ VisitedSet::Insert VisitedSet::migrate(std::uint64_t begin, std::uint64_t end) {
 }
 
 void VisitedSet::end_growth() {
-  std::free(old_table_);
+  free_table(old_table_, old_capacity_);
   old_table_ = nullptr;
   old_capacity_ = 0;
 }
@@ -130,7 +133,7 @@ bool VisitedSet::restore(unsigned bits, std::span<const std::byte> compact, std:
     for (; mask != 0; mask &= mask - 1, p += 8)
       table[base + static_cast<std::uint64_t>(std::countr_zero(mask))].store(load_word(p), std::memory_order_relaxed);
   }
-  std::free(table_);
+  free_table(table_, capacity());
   table_ = table;
   bits_ = bits;
   mask_ = slots - 1;

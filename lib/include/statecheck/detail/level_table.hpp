@@ -49,6 +49,9 @@ class LevelTable {
   };
 
   LevelTable();
+  ~LevelTable();
+  LevelTable(const LevelTable&) = delete;
+  LevelTable& operator=(const LevelTable&) = delete;
 
   /// Inserts or lowers the key; returns true when the state is new to the
   /// level. `same(worker, record)` compares a stored state with the inserted
@@ -134,8 +137,9 @@ class LevelTable {
     std::uint32_t record = 0;
   };
   void allocate(std::uint64_t capacity);
+  void release();
 
-  std::unique_ptr<Slot[]> slots_;
+  Slot* slots_ = nullptr;  // huge-page table memory (store/table_memory.hpp)
   std::uint64_t mask_ = 0;
   std::uint64_t size_ = 0;
   std::uint64_t limit_ = 0;  // entries under max_load

@@ -128,11 +128,12 @@ class Model {
         if (outside_tlc_constraint(me, *s)) return;
         w.stage(fingerprint(*s, slot + sizeof(State)), c);
         w.end_state();
+        w.flush();  // the next combination sizes the table from what this one inserted
       } catch (const std::exception& e) {
-        w.discard_staged();
+        w.discard_state();
         w.error(c, 0, e.what());
       } catch (...) {
-        w.discard_staged();
+        w.discard_state();
         w.error(c, 0, non_std_exception);
       }
     };
@@ -169,7 +170,7 @@ class Model {
       const std::uint64_t rank = chunk.first_rank + i;
       std::uint32_t current = constraint_tid;
       std::uint64_t pruned = 0;  // successors outside a tlc_constraint: generated, then dropped
-      if (w.table_full()) return;  // the search grows the table and expands the batch again
+      if (w.table_full()) break;  // the search grows the table and expands the batch again
       try {
         if constexpr (Spec::has_constraint && !Spec::constraint_prunes) {
           if (!me.spec_.constraint.fn(s)) continue;
@@ -195,13 +196,14 @@ class Model {
         w.generated += produced + pruned;
         if (produced + pruned == 0) w.deadlock(rank);
       } catch (const std::exception& e) {
-        w.discard_staged();
+        w.discard_state();
         w.error(rank, current, e.what());
       } catch (...) {
-        w.discard_staged();
+        w.discard_state();
         w.error(rank, current, non_std_exception);
       }
     }
+    w.flush();  // the chunk's successors still staged (several states' worth)
   }
 
   static void check(const void* m, const StateChunk& chunk, std::uint64_t mask, CheckOutcome& out) {

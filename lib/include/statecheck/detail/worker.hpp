@@ -1,12 +1,16 @@
 // statecheck/detail/worker.hpp - one search thread's view of a level.
 //
-// The spec's expand code writes each successor straight into a staging slot,
-// stages its hash (prefetching the visited-set slot), and flushes once per
-// expanded state: a successor is looked up in the visited set and, when it is
-// not there, offered to the level table. Everything on this path is inline, with
-// no locks, virtual calls or allocation (buffers grow by whole blocks).
+// The spec's expand code writes each successor straight into a staging slot and
+// stages its hash (prefetching the visited-set slot). The staging area spans
+// several expanded states and is flushed when full or at the end of a chunk, so
+// a prefetch has the time of many successors to arrive: a successor is looked
+// up in the visited set and, when it is not there, offered to the level table
+// (whose slot is prefetched only then: most successors of a big level are
+// visited already). Everything on this path is inline, with no locks, virtual
+// calls or allocation (buffers grow by whole blocks).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -85,7 +89,8 @@ class Worker {
 
   Worker(std::uint32_t id, const LevelContext& ctx, std::size_t transitions, std::size_t staging)
       : id_(id), ctx_(&ctx), found(ctx.layout.stride), enabled(transitions, 0),
-        staging_(staging * ctx.layout.stride), hashes_(staging), keys_(staging) {}
+        staging_(window(staging, ctx.layout.stride) * ctx.layout.stride), hashes_(window(staging, ctx.layout.stride)),
+        keys_(hashes_.size()), unseen_(hashes_.size()) {}
 
   /// Where the next successor's state (and encoding) is to be written. A
   /// full staging area is flushed first: it holds a bounded number of
@@ -106,9 +111,10 @@ class Worker {
     if (!table.has_room(1)) table.reserve(2 * (found.size() + 1));
   }
   std::size_t staged() const { return staged_; }
-  /// Flushes, and returns how many successors were staged since the last call.
+  /// Returns how many successors were staged since the last call; they stay
+  /// staged until the next flush() (the spec's expand flushes per chunk).
   std::size_t end_state() {
-    flush();
+    state_begin_ = staged_;
     const std::size_t n = successors_;
     successors_ = 0;
     return n;
@@ -117,7 +123,6 @@ class Worker {
   void stage(const Hash128& h, std::uint64_t key) {
     if (ctx_->exact != nullptr) ctx_->exact->prefetch(h);
     else ctx_->visited->prefetch(h);
-    ctx_->table->prefetch(h);
     hashes_[staged_] = h;
     keys_[staged_] = key;
     ++staged_;
@@ -129,11 +134,18 @@ class Worker {
   /// search grows the table and expands the batch again.
   void flush() {
     const RecordLayout& layout = ctx_->layout;
+    std::size_t unseen = 0;
     for (std::size_t i = 0; i < staged_; ++i) {
       const std::byte* record = staging_.data() + i * layout.stride;
       const bool seen = ctx_->exact != nullptr ? ctx_->exact->contains(hashes_[i], layout.encoding(record))
                                                : ctx_->visited->contains(hashes_[i]);
       if (seen) continue;
+      ctx_->table->prefetch(hashes_[i]);
+      unseen_[unseen++] = static_cast<std::uint32_t>(i);
+    }
+    for (std::size_t u = 0; u < unseen; ++u) {
+      const std::size_t i = unseen_[u];
+      const std::byte* record = staging_.data() + i * layout.stride;
       if (room_ == 0 && (room_ = ctx_->table->claim(room_block)) == 0) break;
       std::byte* slot = found.next();
       bool added = false;
@@ -153,6 +165,7 @@ class Worker {
       }
     }
     staged_ = 0;
+    state_begin_ = 0;
   }
   /// The table ran out of room in this batch: the rest of it is skipped.
   bool table_full() const { return ctx_->table->full(); }
@@ -171,6 +184,13 @@ class Worker {
   void drop_room() { room_ = 0; }
   void discard_staged() {
     staged_ = 0;
+    state_begin_ = 0;
+    successors_ = 0;
+  }
+  /// The spec threw on the state being expanded: the successors it staged are
+  /// dropped (those not flushed yet); earlier states' stay staged.
+  void discard_state() {
+    staged_ = state_begin_;
     successors_ = 0;
   }
 
@@ -206,6 +226,15 @@ class Worker {
     return std::memcmp(layout.encoding(other), layout.encoding(mine), layout.encoded_bytes()) == 0;
   }
 
+  /// Successors the staging area holds: a state's whole fan-out when it is
+  /// small, and at least `least_window` (within 256 KiB) so that small
+  /// fan-outs of consecutive states share one flush and the prefetches issued
+  /// while staging have arrived when the flush reads them.
+  static std::size_t window(std::size_t staging, std::size_t stride) {
+    constexpr std::size_t least_window = 64, most_bytes = std::size_t{256} << 10;
+    return std::max(staging, std::min(least_window, std::max<std::size_t>(1, most_bytes / stride)));
+  }
+
   std::uint32_t id_;
   const LevelContext* ctx_;
 
@@ -223,7 +252,9 @@ class Worker {
   std::vector<std::byte> staging_;
   std::vector<Hash128> hashes_;
   std::vector<std::uint64_t> keys_;
+  std::vector<std::uint32_t> unseen_;  // flush(): staged successors not in the visited set
   std::size_t staged_ = 0;
+  std::size_t state_begin_ = 0;  // where the successors of the state being expanded start
   std::size_t successors_ = 0;  // staged since the last end_state()
   /// Table entries claimed and not yet used; claimed a block at a time so that
   /// workers meet on the table's counter once per block, not once per state.
