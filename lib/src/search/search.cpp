@@ -34,18 +34,12 @@ class Search : public SearchState {
       : SearchState(model_ops, opts), arena_(static_cast<int>(threads)) {}
 
   CheckResult run() {
-    bool restored = true;
-    try {
-      if (!options.checkpoint.resume.empty()) restore_checkpoint();
-    } catch (const FrontierIoError& e) {  // the frontier could not go to its spill file
-      stop_on_limit(e.what());
-      restored = false;
-    }
+    const bool restored = options.checkpoint.resume.empty() || frontier_io([&] { restore_checkpoint(); });
     started = std::chrono::steady_clock::now();
     progress.start(options.progress_seconds, forecast);
     // As many threads as asked for, even beyond the cores (tests oversubscribe).
     const tbb::global_control allow(tbb::global_control::max_allowed_parallelism, threads);
-    if (restored) arena_.execute([&] { search(); });
+    if (restored) arena_.execute([&] { frontier_io([&] { search(); }); });
     progress.stop();
     result.stats.seconds = seconds_before + std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     finish_stats();
@@ -54,14 +48,6 @@ class Search : public SearchState {
 
  private:
   void search() {
-    try {
-      levels();
-    } catch (const FrontierIoError& e) {  // a frontier spill file could not be written or read back
-      stop_on_limit(e.what());
-    }
-  }
-
-  void levels() {
     if (!resumed() && !initial_level()) return;
     for (;;) {
       // A level boundary: what a checkpoint holds (the frontier is not yet checked).
@@ -109,14 +95,8 @@ class Search : public SearchState {
   /// Orders the states of the level table into the next frontier.
   bool finish_level(bool initial) {
     const std::uint64_t n = table.size();
-    // Beside what is held now: the sort keys, the next frontier where it
-    // outgrows this one (or its window, on disk), and the visited set's pages
-    // the new states touch.
-    const std::size_t keys_and_set = static_cast<std::size_t>(n) * sizeof(LevelTable::Entry) + (set_bytes(n) - set_bytes());
-    const auto beyond_frontier = [&](std::size_t bytes) { return bytes > frontier.ram_bytes() ? bytes - frontier.ram_bytes() : 0; };
-    const std::size_t in_ram = keys_and_set + beyond_frontier(static_cast<std::size_t>(n) * frontier_stride);
-    const bool on_disk = next_level_on_disk(n, in_ram);
-    const std::size_t extra = on_disk ? keys_and_set + beyond_frontier(frontier.window_ram_bytes(n)) : in_ram;
+    bool on_disk = false;
+    const std::size_t extra = plan_next_level(n, on_disk);
     if (!make_room(n, extra)) return false;
     if (!fit_memory(extra, "level " + std::to_string(level + 1) + " (" + std::to_string(n) + " states)")) return false;
     std::vector<LevelTable::Entry> entries = collect_entries();

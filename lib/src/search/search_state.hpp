@@ -72,6 +72,21 @@ class SearchState {
   /// holding it in RAM (`extra_in_ram` beside what is held now) would stop the
   /// search or keep the visited set from growing, and a workdir is given.
   bool next_level_on_disk(std::uint64_t n, std::size_t extra_in_ram) const;
+  /// What making the next level of `n` states adds to what is held now (the
+  /// sort keys, the next frontier where it outgrows this one, the visited
+  /// set's pages the new states touch), and whether it goes to disk.
+  std::size_t plan_next_level(std::uint64_t n, bool& on_disk) const;
+  /// Runs `f`; a frontier spill file that cannot be written or read back stops the search (exit 3).
+  template <class F>
+  bool frontier_io(F&& f) {
+    try {
+      f();
+      return true;
+    } catch (const FrontierIoError& e) {
+      stop_on_limit(e.what());
+      return false;
+    }
+  }
   std::size_t room_for_visited(std::size_t extra) const { return budget.room_for_visited(memory_use(), extra); }
   /// Why the visited set cannot take `n` more states: how full it is, and
   /// what keeps it from doubling (its own cap, or the rest of --memory).
