@@ -95,14 +95,14 @@ class Search : public SearchState {
   /// Orders the states of the level table into the next frontier.
   bool finish_level(bool initial) {
     const std::uint64_t n = table.size();
+    const std::uint64_t parent_count = level == 0 ? 1 : frontier_count;
+    frontier.release();  // expanded: no checkpoint or trace needs it now; its room goes to the set and the next level
     bool on_disk = false;
     const std::size_t extra = plan_next_level(n, on_disk);
     if (!make_room(n, extra)) return false;
     if (!fit_memory(extra, "level " + std::to_string(level + 1) + " (" + std::to_string(n) + " states)")) return false;
     std::vector<LevelTable::Entry> entries = collect_entries();
     sort_by_key(entries);
-    const std::uint64_t parent_count = level == 0 ? 1 : frontier_count;
-    // The expanded level is no longer needed: dropped before the next is made, to keep peak memory down.
     frontier.start(n, on_disk);
     for (std::uint64_t b = 0; b < n; b += frontier.window()) {  // in RAM: one block, the whole level
       const std::uint64_t e = std::min(n, b + frontier.window());

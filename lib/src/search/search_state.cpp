@@ -135,11 +135,9 @@ bool SearchState::next_level_on_disk(std::uint64_t n, std::size_t extra_in_ram) 
 
 std::size_t SearchState::plan_next_level(std::uint64_t n, bool& on_disk) const {
   const std::size_t keys_and_set = static_cast<std::size_t>(n) * sizeof(LevelTable::Entry) + (set_bytes(n) - set_bytes());
-  // The frontier held now is dropped before the next one is made.
-  const auto beyond_frontier = [&](std::size_t bytes) { return bytes > frontier.ram_bytes() ? bytes - frontier.ram_bytes() : 0; };
-  const std::size_t in_ram = keys_and_set + beyond_frontier(static_cast<std::size_t>(n) * frontier_stride);
+  const std::size_t in_ram = keys_and_set + static_cast<std::size_t>(n) * frontier_stride;
   on_disk = next_level_on_disk(n, in_ram);
-  return on_disk ? keys_and_set + beyond_frontier(frontier.window_ram_bytes(n)) : in_ram;
+  return on_disk ? keys_and_set + frontier.window_ram_bytes(n) : in_ram;
 }
 
 bool SearchState::fit_memory(std::size_t extra, const std::string& what) {

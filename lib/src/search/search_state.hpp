@@ -73,8 +73,9 @@ class SearchState {
   /// search or keep the visited set from growing, and a workdir is given.
   bool next_level_on_disk(std::uint64_t n, std::size_t extra_in_ram) const;
   /// What making the next level of `n` states adds to what is held now (the
-  /// sort keys, the next frontier where it outgrows this one, the visited
-  /// set's pages the new states touch), and whether it goes to disk.
+  /// sort keys, the next frontier or its window on disk, the visited set's
+  /// pages the new states touch; the expanded frontier is dropped first), and
+  /// whether it goes to disk.
   std::size_t plan_next_level(std::uint64_t n, bool& on_disk) const;
   /// Runs `f`; a frontier spill file that cannot be written or read back stops the search (exit 3).
   template <class F>

@@ -50,7 +50,7 @@ void FrontierStore::start(std::uint64_t n, bool on_disk) {
   window_begin_ = window_end_ = 0;
   if (!on_disk) {
     window_states_ = 0;
-    states_.reset(new std::byte[static_cast<std::size_t>(std::max<std::uint64_t>(n, 1)) * stride_]);
+    if (n != 0) states_.reset(new std::byte[static_cast<std::size_t>(std::max<std::uint64_t>(n, 1)) * stride_]);
     return;
   }
   window_states_ = window_ram_bytes(n) / stride_;

@@ -51,6 +51,8 @@ class FrontierStore {
   const std::byte* view(std::uint64_t begin, std::uint64_t end) const;
   /// Moves a level held in RAM to a file (--memory needs the room).
   void spill();
+  /// Drops the level (its array or file): it has been expanded.
+  void release() { start(0, false); }
 
   bool on_disk() const { return fd_ >= 0; }
   std::uint64_t size() const { return count_; }
