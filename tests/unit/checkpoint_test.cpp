@@ -5,6 +5,7 @@
 // --memory spills to --workdir and still gives the same counterexample.
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -357,4 +358,35 @@ TEST_CASE("memory: a trace log beyond --memory spills to --workdir, same answer"
   REQUIRE_THAT(stopped.limit_message,
                Catch::Contains("raise --memory, or give --workdir DIR to spill the trace log to disk"));
   REQUIRE(stopped.stats.distinct < whole.stats.distinct);
+}
+
+TEST_CASE("memory: a frontier beyond --memory goes to --workdir, same answer, resumable", "[checkpoint][memory]") {
+  const auto spec = examples::two_phase::make_spec({7});
+  const CheckResult whole = statecheck::check(spec, test::options(2));
+  REQUIRE(whole.stats.distinct == 296448);  // peer tools' count for two-phase N=7 (docs/peers.md)
+  REQUIRE(whole.stats.frontier_spilled_levels == 0);
+  // A budget half a widest frontier short of the in-RAM peak: only the frontier on disk makes it fit.
+  const auto widest = std::max_element(whole.stats.level_sizes.begin(), whole.stats.level_sizes.end());
+  const std::size_t frontier_bytes = *widest * ((sizeof(examples::two_phase::State) + 7) / 8 * 8);
+  auto o = test::options(1);
+  o.memory = whole.stats.memory_peak - frontier_bytes / 2;
+  TempDir work;
+  o.workdir = work.path;
+  for (unsigned threads : {1u, 2u}) {
+    o.threads = threads;
+    const CheckResult spilled = statecheck::check(spec, o);
+    require_identical(whole, spilled);
+    REQUIRE(spilled.stats.frontier_spilled_levels > 0);
+    REQUIRE(spilled.stats.frontier_disk_bytes > 0);
+    REQUIRE(spilled.stats.memory_peak <= o.memory);
+  }
+  REQUIRE(std::filesystem::is_empty(work.path));  // the spill files are gone
+  // Checkpoints at the widest levels, where the frontier goes to disk; resumed, the run ends the same.
+  // (tests/cli/frontier_test.cpp resumes one whose frontier was on disk at every level.)
+  TempDir ckpt;
+  const auto level = static_cast<std::uint32_t>(widest - whole.stats.level_sizes.begin() + 1);
+  require_identical(whole, run_in_pieces(spec, o, {level - 1, level, level + 1}, {2, 1}, ckpt.path));
+  // Without --workdir the same budget stops the run.
+  o.workdir.clear();
+  REQUIRE(statecheck::check(spec, o).outcome == Outcome::limit);
 }

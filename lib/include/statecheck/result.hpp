@@ -51,7 +51,7 @@ struct CheckOptions {
   /// `memory` bounds the whole process (the CLI's --memory): what is resident
   /// when the search starts, and an 8 MiB slack, are set aside from it.
   bool memory_bounds_process = false;
-  std::string workdir;                  // where the trace log spills when it outgrows its share (empty: stop instead)
+  std::string workdir;                  // where the trace log and the frontier spill when they outgrow --memory (empty: stop instead)
   CheckpointOptions checkpoint;
   std::uint32_t stop_after_level = 0;   // tests: behave as if Ctrl-C came once this level is complete
   std::uint32_t max_depth = 0;          // 0: unbounded; else levels beyond it are not expanded
@@ -128,6 +128,10 @@ struct Stats {
   std::size_t visited_bytes = 0;
   std::size_t trace_bytes = 0;       // trace log in RAM
   std::size_t trace_disk_bytes = 0;  // trace log spilled to --workdir
+  /// Levels whose states (as frontier) went to sequential files in --workdir
+  /// because they did not fit in --memory, and the bytes written there.
+  std::uint32_t frontier_spilled_levels = 0;
+  std::uint64_t frontier_disk_bytes = 0;
   std::size_t memory_peak = 0;       // largest total counted against --memory
   std::uint64_t visited_capacity = 0;
   /// The per-level table: its largest capacity (slots of 32 bytes), and how

@@ -220,6 +220,9 @@ void print_stats(std::ostream& out, const CheckResult& r) {
         << " states: transitions deterministic, encoding canonical, properties pure"
         << (s.symmetry.empty() ? "" : ", renaming commutes with the spec") << "\n";
   if (s.trace_disk_bytes != 0) out << "  trace log spilled " << bytes_text(s.trace_disk_bytes) << " to --workdir\n";
+  if (s.frontier_spilled_levels != 0)
+    out << "  frontier spilled  " << s.frontier_spilled_levels << (s.frontier_spilled_levels == 1 ? " level, " : " levels, ")
+        << bytes_text(s.frontier_disk_bytes) << " written to --workdir\n";
   print_forecast(out, s);
 }
 

@@ -24,7 +24,8 @@ namespace statecheck::detail {
 namespace {
 
 constexpr std::size_t chunk_states = 64;  // states per call into the spec
-constexpr std::uint64_t prefetch_ahead = 16;  // visited-set inserts at a level's end
+// A level's end inserts in key order, at random visited-set slots: prefetch this many ahead.
+constexpr std::uint64_t prefetch_ahead = 16;
 std::atomic<bool> stop_requested{false};
 
 static_assert(std::atomic<bool>::is_always_lock_free, "request_stop must be async-signal-safe");
@@ -35,12 +36,12 @@ class Search : public SearchState {
       : SearchState(model_ops, opts), arena_(static_cast<int>(threads)) {}
 
   CheckResult run() {
-    if (!options.checkpoint.resume.empty()) restore_checkpoint();
+    const bool restored = options.checkpoint.resume.empty() || frontier_io([&] { restore_checkpoint(); });
     started = std::chrono::steady_clock::now();
     progress.start(options.progress_seconds, forecast);
     // As many threads as asked for, even beyond the cores (tests oversubscribe).
     const tbb::global_control allow(tbb::global_control::max_allowed_parallelism, threads);
-    arena_.execute([&] { search(); });
+    if (restored) arena_.execute([&] { frontier_io([&] { search(); }); });
     progress.stop();
     result.stats.seconds = seconds_before + std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     finish_stats();
@@ -96,40 +97,24 @@ class Search : public SearchState {
   /// Orders the states of the level table into the next frontier.
   bool finish_level(bool initial) {
     const std::uint64_t n = table.size();
-    // Beside what is held now: the sort keys, the next frontier where it
-    // outgrows this one, and the visited set's pages the new states touch.
-    const std::size_t extra = static_cast<std::size_t>(n) * sizeof(LevelTable::Entry) +
-                              static_cast<std::size_t>(n > frontier_count ? n - frontier_count : 0) * frontier_stride +
-                              (set_bytes(n) - set_bytes());
+    const std::uint64_t parent_count = level == 0 ? 1 : frontier_count;
+    frontier.release();  // expanded: no checkpoint or trace needs it now; its room goes to the set and the next level
+    bool on_disk = false;
+    const std::size_t extra = plan_next_level(n, on_disk);
     if (!make_room(n, extra)) return false;
     if (!fit_memory(extra, "level " + std::to_string(level + 1) + " (" + std::to_string(n) + " states)")) return false;
     std::vector<LevelTable::Entry> entries = collect_entries();
     sort_by_key(entries);
-    const std::uint64_t parent_count = level == 0 ? 1 : frontier_count;
-    frontier.reset();  // the expanded level is no longer needed: keep peak memory down
-    auto next = allocate_states(n);
-    const std::uint64_t first_id = result.stats.distinct;
-    parallel(0, n, 1024, [&](const auto& r) {
-      for (std::uint64_t i = r.begin(); i != r.end(); ++i) {
-        // The entries are in key order, their visited-set slots at random: ask for one a few ahead.
-        if (visited && i + prefetch_ahead < r.end()) visited->prefetch({entries[i + prefetch_ahead].lo, entries[i + prefetch_ahead].hi});
-        const LevelTable::Entry& e = entries[i];
-        const std::byte* record = workers[e.worker]->found.at(e.record);
-        std::memcpy(next.get() + i * frontier_stride, record, ops.state_size);
-        const Hash128 h{e.lo, e.hi};
-        if (exact) {
-          std::memcpy(exact->encoding_slot(first_id + i), layout.encoding(record), layout.encoded_bytes());
-          exact->insert(first_id + i, h);
-        } else if (visited->insert(h) == VisitedSet::Insert::overflow) {
-          overflow.store(true, std::memory_order_relaxed);
-        }
-      }
-    });
+    frontier.start(n, on_disk);
+    for (std::uint64_t b = 0; b < n; b += frontier.window()) {  // in RAM: one block, the whole level
+      const std::uint64_t e = std::min(n, b + frontier.window());
+      store_states(entries, b, e, frontier.block(b, e));
+      frontier.commit(b, e);
+    }
     if (overflow.load()) {
       stop_on_limit("the visited set's probe sequence grew beyond its limit; raise --memory");
       return false;
     }
-    if (ops.stabilizer != nullptr) count_orbit_states(next.get(), n);
     log.begin_level(n, parent_count, initial ? ops.init_combinations : ops.transitions);
     for (std::uint64_t i = 0; i < n; ++i) {
       const std::uint64_t key = entries[i].key;
@@ -142,7 +127,6 @@ class Search : public SearchState {
         ++result.stats.transition_new[tid];
       }
     }
-    frontier = std::move(next);
     frontier_count = n;
     ++level;
     result.stats.distinct += n;
@@ -154,6 +138,29 @@ class Search : public SearchState {
     for (auto& w : workers) w->found.clear();
     progress.publish(level, result.stats.distinct, generated_so_far(), n, table_load());
     return true;
+  }
+
+  /// States [begin, end) of the sorted level into `out` (their rank order),
+  /// each inserted into the visited (or exact) set; with symmetry, counts the
+  /// concrete states they stand for.
+  void store_states(const std::vector<LevelTable::Entry>& entries, std::uint64_t begin, std::uint64_t end, std::byte* out) {
+    const std::uint64_t first_id = result.stats.distinct;
+    parallel(begin, end, 1024, [&](const auto& r) {
+      for (std::uint64_t i = r.begin(); i != r.end(); ++i) {
+        if (visited && i + prefetch_ahead < r.end()) visited->prefetch({entries[i + prefetch_ahead].lo, entries[i + prefetch_ahead].hi});
+        const LevelTable::Entry& e = entries[i];
+        const std::byte* record = workers[e.worker]->found.at(e.record);
+        std::memcpy(out + (i - begin) * frontier_stride, record, ops.state_size);
+        const Hash128 h{e.lo, e.hi};
+        if (exact) {
+          std::memcpy(exact->encoding_slot(first_id + i), layout.encoding(record), layout.encoded_bytes());
+          exact->insert(first_id + i, h);
+        } else if (visited->insert(h) == VisitedSet::Insert::overflow) {
+          overflow.store(true, std::memory_order_relaxed);
+        }
+      }
+    });
+    if (ops.stabilizer != nullptr) count_orbit_states(out, end - begin);
   }
 
   /// With symmetry: adds the concrete states that the n new representatives
@@ -229,11 +236,15 @@ class Search : public SearchState {
       o.goal_ranks.assign(ops.goal_names.size(), CheckOutcome::none);
       return o;
     });
-    parallel(0, frontier_count, chunk_states, [&](const auto& r) {
-      CheckOutcome& out = parts.local();
-      if (out.violation_rank < r.begin() || out.error_rank < r.begin()) return;
-      ops.check(ops.model, chunk(r.begin(), r.end()), invariant_mask, out);
-    });
+    for (std::uint64_t b = 0; b < frontier_count; b += frontier.window()) {  // in RAM: one window, the whole level
+      const std::uint64_t e = std::min(frontier_count, b + frontier.window());
+      load_window(b, e);
+      parallel(b, e, chunk_states, [&](const auto& r) {
+        CheckOutcome& out = parts.local();
+        if (out.violation_rank < r.begin() || out.error_rank < r.begin()) return;
+        ops.check(ops.model, chunk(r.begin(), r.end()), invariant_mask, out);
+      });
+    }
     CheckOutcome best;
     best.goal_ranks.assign(ops.goal_names.size(), CheckOutcome::none);
     for (const CheckOutcome& o : parts) merge_outcome(best, o);
@@ -266,6 +277,7 @@ class Search : public SearchState {
       const std::uint64_t fanout = expected_fanout(i, boost);
       const std::uint64_t batch = batch_size(frontier_count - i, fanout);
       if (batch == 0) return false;  // the table cannot grow within --memory
+      load_window(i, i + batch);
       for (auto& w : workers) w->begin_batch();
       parallel(i, i + batch, chunk_states, [&](const auto& r) {
         Worker& w = *workers[static_cast<std::size_t>(tbb::this_task_arena::current_thread_index())];
@@ -307,6 +319,8 @@ class Search : public SearchState {
   std::uint64_t batch_size(std::uint64_t left, std::uint64_t fanout) {
     const double room = LevelTable::max_load * static_cast<double>(table.capacity()) - static_cast<double>(table.size());
     // At most 2^18 states a batch, so that progress and Ctrl-C are seen within a fraction of a second.
+    // On disk, at most a window of the frontier.
+    left = std::min(left, frontier.window());
     std::uint64_t batch = std::min<std::uint64_t>({left, static_cast<std::uint64_t>(std::max(0.0, room)) / fanout,
                                                    std::uint64_t{1} << 18});
     // At least a few thousand states a batch, fewer (down to one) when each is
@@ -320,7 +334,7 @@ class Search : public SearchState {
     const std::size_t moving = grown == table.bytes() ? 0 : grown + table.size() * sizeof(LevelTable::Entry);
     if (!fit_memory(moving, "expanding level " + std::to_string(level))) return 0;
     table.reserve(table.size() + least * fanout);
-    return least;
+    return std::min(least, frontier.window());  // fit_memory may have moved the frontier to disk
   }
 
   /// Ctrl-C, or CheckOptions::stop_after_level reached: stops with the
@@ -357,11 +371,19 @@ class Search : public SearchState {
     return true;
   }
 
+  /// Frontier states [begin, end) into reach of chunk() (in RAM: a pointer; on disk: read).
+  void load_window(std::uint64_t begin, std::uint64_t end) {
+    window_ = frontier.view(begin, end);
+    window_begin_ = begin;
+  }
+
   StateChunk chunk(std::uint64_t begin, std::uint64_t end) const {
-    return {frontier.get() + begin * frontier_stride, frontier_stride, static_cast<std::size_t>(end - begin), begin};
+    return {window_ + (begin - window_begin_) * frontier_stride, frontier_stride, static_cast<std::size_t>(end - begin), begin};
   }
 
   tbb::task_arena arena_;
+  const std::byte* window_ = nullptr;  // frontier states from rank window_begin_ on (load_window)
+  std::uint64_t window_begin_ = 0;
   double last_fanout_ = 1;  // new states per state expanded in the last level
 };
 

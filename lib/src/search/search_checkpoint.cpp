@@ -112,8 +112,7 @@ std::string SearchState::write_checkpoint_file() {
   CheckpointParts parts;
   if (visited) parts.visited_set = visited.get();
   else parts.exact_encodings = {exact->encodings(), static_cast<std::size_t>(meta.distinct * meta.encoded_bytes())};
-  parts.frontier = frontier.get();
-  parts.frontier_stride = frontier_stride;
+  parts.frontier = &frontier;
   parts.log = &log;
   try {
     write_checkpoint(options.checkpoint.dir, meta, parts);
@@ -172,10 +171,13 @@ void SearchState::restore_checkpoint() {
   if (m.symmetry != symmetry_text())
     refuse(m.symmetry.empty() ? "was written without symmetry reduction; resume with --no-symmetry"
                               : "was written with symmetry reduction (" + m.symmetry + "); resume without --no-symmetry");
-  // Threads may differ. --memory may differ, but must hold what the checkpoint holds.
+  // Threads may differ. --memory may differ, but must hold what the checkpoint
+  // holds: the frontier too, unless it can go to --workdir.
   const std::uint64_t set_bytes_needed = visited ? std::uint64_t{8} << m.visited_bits : d.visited.size();
-  const std::uint64_t needed =
-      set_bytes_needed + m.level_sizes.back() * frontier_stride + (log.can_spill() ? 0 : log.bytes());
+  const std::uint64_t frontier_bytes = m.level_sizes.back() * frontier_stride;
+  const std::uint64_t held = set_bytes_needed + (log.can_spill() ? 0 : log.bytes());
+  const bool on_disk = frontier.can_spill() && (held + frontier_bytes > budget.data_budget() || next_level_on_disk(0, 0));  // the latter: the fault hook
+  const std::uint64_t needed = held + (on_disk ? frontier.window_ram_bytes(m.level_sizes.back()) : frontier_bytes);
   if (needed > budget.data_budget())
     throw config_error("checkpoint " + name + " holds " + mib(needed) + " (visited set, frontier, trace log), more than --memory " +
                        mib(options.memory) + budget.less_program() + "; raise --memory to at least " +
@@ -188,9 +190,14 @@ void SearchState::restore_checkpoint() {
     exact->restore(d.visited.data(), m.distinct);
   }
   frontier_count = m.level_sizes.back();
-  frontier = allocate_states(frontier_count);
-  for (std::uint64_t i = 0; i < frontier_count; ++i)
-    std::memcpy(frontier.get() + i * frontier_stride, d.frontier.data() + i * m.state_size, ops.state_size);
+  frontier.start(frontier_count, on_disk);
+  for (std::uint64_t begin = 0; begin < frontier_count; begin += frontier.window()) {  // in RAM: one block
+    const std::uint64_t end = std::min(frontier_count, begin + frontier.window());
+    std::byte* states = frontier.block(begin, end);
+    for (std::uint64_t i = begin; i < end; ++i)
+      std::memcpy(states + (i - begin) * frontier_stride, d.frontier.data() + i * m.state_size, ops.state_size);
+    frontier.commit(begin, end);
+  }
   each_saved(*this, m, [](const auto& meta, auto& search) { assign(search, meta); });
   // What follows from the saved fields.
   result.stats.depth = level;

@@ -43,14 +43,20 @@ void SearchState::merge_outcome(CheckOutcome& best, const CheckOutcome& o) {
 std::vector<TraceStep> SearchState::trace_to(Location at, bool compare_last, std::vector<std::byte>* last_state,
                                              std::vector<std::uint32_t> path) {
   std::string problem;
-  const std::byte* last = compare_last ? frontier.get() + at.rank * frontier_stride : nullptr;
   std::vector<TraceStep> steps;
   try {
+    // A copy: on disk, the frontier's window may be reread while the trace is built.
+    std::vector<std::byte> state;
+    if (compare_last) {
+      const std::byte* at_rank = frontier.view(at.rank, at.rank + 1);
+      state.assign(at_rank, at_rank + frontier_stride);
+    }
+    const std::byte* last = compare_last ? state.data() : nullptr;
     // A given path was chosen for its actors: with symmetry it is followed renamed, step by step.
     const bool follow = !path.empty();
     if (path.empty()) path = log.path(at.level, at.rank);
     steps = TraceBuilder(ops, visited.get(), exact.get()).build(path, problem, last, last_state, follow);
-  } catch (const std::runtime_error& e) {  // the spilled trace log could not be read back: an I/O stop, not the spec's fault
+  } catch (const std::runtime_error& e) {  // a spill file (trace log, frontier) could not be read back: an I/O stop, not the spec's fault
     const std::string found = result.violation ? "a violation of " + result.violation->property
                                                : result.error ? "a spec error" : "a result";
     result.violation.reset();
@@ -70,13 +76,17 @@ std::vector<std::uint64_t> SearchState::violating_ranks(std::uint32_t invariant)
   std::vector<std::uint64_t> ranks;
   CheckOutcome out;
   out.goal_ranks.assign(ops.goal_names.size(), CheckOutcome::none);
-  for (std::uint64_t from = 0; from < frontier_count; from = out.violation_rank + 1) {
-    out.violation_rank = CheckOutcome::none;
-    const StateChunk rest{frontier.get() + from * frontier_stride, frontier_stride,
-                          static_cast<std::size_t>(frontier_count - from), from};
-    ops.check(ops.model, rest, std::uint64_t{1} << invariant, out);
-    if (out.violation_rank == CheckOutcome::none || out.error_rank != CheckOutcome::none) break;
-    ranks.push_back(out.violation_rank);
+  for (std::uint64_t begin = 0; begin < frontier_count; begin += frontier.window()) {  // in RAM: one window
+    const std::uint64_t end = std::min(frontier_count, begin + frontier.window());
+    const std::byte* states = frontier.view(begin, end);
+    for (std::uint64_t from = begin; from < end; from = out.violation_rank + 1) {
+      out.violation_rank = CheckOutcome::none;
+      const StateChunk rest{states + (from - begin) * frontier_stride, frontier_stride, static_cast<std::size_t>(end - from), from};
+      ops.check(ops.model, rest, std::uint64_t{1} << invariant, out);
+      if (out.error_rank != CheckOutcome::none) return ranks;
+      if (out.violation_rank == CheckOutcome::none) break;
+      ranks.push_back(out.violation_rank);
+    }
   }
   return ranks;
 }
@@ -183,6 +193,8 @@ void SearchState::finish_stats() {
       result.warnings.push_back("action " + s.actions[a].name + " was never enabled");
   s.trace_bytes = log.bytes();
   s.trace_disk_bytes = log.disk_bytes();
+  s.frontier_spilled_levels = frontier.spilled_levels();
+  s.frontier_disk_bytes = frontier.disk_bytes();
   s.memory_peak = std::max(budget.peak(), memory_use().total());
   s.forecast = forecast.points(s.seconds);
   s.level_table_slots = table.capacity();  // it never shrinks: its largest

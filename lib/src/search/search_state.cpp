@@ -45,6 +45,9 @@ SearchState::SearchState(const ModelOps& model_ops, const CheckOptions& opts)
   // --memory bounds the whole process: what is resident now (the program, its
   // libraries, the workers' fixed buffers) and a slack are not the search's.
   if (options.memory_bounds_process) budget.set_aside_program();
+  // A frontier on disk goes through a window of 8 MiB, or 1/256 of --memory when that is less (64 KiB at least).
+  frontier.configure(frontier_stride, options.workdir,
+                     std::clamp<std::size_t>(budget.data_budget() / 256, std::size_t{64} << 10, std::size_t{8} << 20));
   if (options.exact) exact = std::make_unique<ExactSet>(layout.encoded_bytes());
   else visited = std::make_unique<VisitedSet>(budget.data_budget());
   ctx.visited = visited.get();
@@ -65,10 +68,6 @@ SearchState::SearchState(const ModelOps& model_ops, const CheckOptions& opts)
   result.stats.transition_new.assign(ops.transitions, 0);
 }
 
-std::unique_ptr<std::byte[]> SearchState::allocate_states(std::uint64_t n) const {
-  return std::unique_ptr<std::byte[]>(new std::byte[static_cast<std::size_t>(std::max<std::uint64_t>(n, 1)) * frontier_stride]);
-}
-
 std::uint64_t SearchState::generated_so_far() const {
   std::uint64_t g = 0;
   for (const auto& w : workers) g += w->generated;
@@ -81,7 +80,7 @@ MemoryUse SearchState::memory_use() const {
   use.set_size = visited ? visited->bytes() : exact->bytes();
   use.log = log.bytes();
   use.log_can_spill = log.can_spill();
-  use.rest = table.bytes() + static_cast<std::size_t>(frontier_count) * frontier_stride;
+  use.rest = table.bytes() + frontier.ram_bytes();
   for (const auto& w : workers) use.rest += w->found.bytes();
   return use;
 }
@@ -114,21 +113,51 @@ std::string SearchState::visited_full_message(std::uint64_t n, std::size_t extra
          (log.bytes() != 0 && !log.can_spill() ? ", or give --workdir DIR to spill the trace log to disk" : "");
 }
 
+namespace {
+
+/// The I/O fault-injection hook (store/fault.hpp): a spill fault spills
+/// every level, as if RAM were short, so that the fault is met (frontier-spill: no fault, only the spilling).
+bool spill_fault_injected(bool frontier) {
+  const Fault f = injected_fault();
+  if (frontier) return f == Fault::frontier_write || f == Fault::frontier_read || f == Fault::frontier_spill;
+  return f == Fault::spill_write || f == Fault::spill_read;
+}
+
+}  // namespace
+
+bool SearchState::next_level_on_disk(std::uint64_t n, std::size_t extra_in_ram) const {
+  if (!frontier.can_spill()) return false;
+  if (spill_fault_injected(true)) return true;
+  const MemoryUse use = memory_use();
+  if (budget.fit(use, extra_in_ram, "", false).kind == MemoryBudget::Fit::Kind::stop) return true;
+  // The visited set grows only with room for its old and new tables beside the rest (Search::make_room).
+  const std::uint64_t total = result.stats.distinct + n;
+  return visited && visited->needs_growth(total) && visited->can_grow() &&
+         visited->bytes() * 3 > budget.room_for_visited(use, extra_in_ram);
+}
+
+std::size_t SearchState::plan_next_level(std::uint64_t n, bool& on_disk) const {
+  const std::size_t keys_and_set = static_cast<std::size_t>(n) * sizeof(LevelTable::Entry) + (set_bytes(n) - set_bytes());
+  const std::size_t in_ram = keys_and_set + static_cast<std::size_t>(n) * frontier_stride;
+  on_disk = next_level_on_disk(n, in_ram);
+  return on_disk ? keys_and_set + frontier.window_ram_bytes(n) : in_ram;
+}
+
 bool SearchState::fit_memory(std::size_t extra, const std::string& what) {
-  // Test hook (store/fault.hpp): a spill fault spills every level, as if RAM were short, so that the fault is met.
-  const bool force_spill = injected_fault() == Fault::spill_write || injected_fault() == Fault::spill_read;
-  const MemoryBudget::Fit fit = budget.fit(memory_use(), extra, what, force_spill);
-  if (fit.kind == MemoryBudget::Fit::Kind::stop) {
-    stop_on_limit(fit.stop_message);
-    return false;
-  }
-  if (fit.kind == MemoryBudget::Fit::Kind::spill) {
-    try {
-      log.spill(fit.log_in_ram);
-    } catch (const std::runtime_error& e) {
-      stop_on_limit(e.what());
+  MemoryBudget::Fit fit = budget.fit(memory_use(), extra, what, spill_fault_injected(false));
+  try {
+    if (fit.kind == MemoryBudget::Fit::Kind::stop && frontier.can_spill() && !frontier.on_disk() && frontier_count > 0) {
+      frontier.spill();  // the level being expanded leaves RAM; the trace log may have to follow
+      fit = budget.fit(memory_use(), extra, what, spill_fault_injected(false));
+    }
+    if (fit.kind == MemoryBudget::Fit::Kind::stop) {
+      stop_on_limit(fit.stop_message);
       return false;
     }
+    if (fit.kind == MemoryBudget::Fit::Kind::spill) log.spill(fit.log_in_ram);
+  } catch (const std::runtime_error& e) {  // a spill file could not be written: the message names it
+    stop_on_limit(e.what());
+    return false;
   }
   budget.note_use(memory_use().total() + extra);
   return true;
@@ -148,7 +177,8 @@ bool SearchState::self_check_frontier() {
     }
   }
   for (std::uint64_t rank = 0; rank < frontier_count && done < options.self_check_states; ++rank, ++done) {
-    const std::optional<SelfCheckFailure> f = self_check(*view, frontier.get() + rank * frontier_stride, invariant_mask);
+    const std::byte* state = frontier.view(rank, rank + 1);  // on disk: a miss reads a window from `rank` on
+    const std::optional<SelfCheckFailure> f = self_check(*view, state, invariant_mask);
     if (!f) continue;
     fail_with_error({level, rank}, "self-check failed: " + f->message, f->where, std::nullopt);
     return false;

@@ -22,6 +22,7 @@
 #include "search/memory_budget.hpp"
 #include "search/forecast.hpp"
 #include "search/progress.hpp"
+#include "store/frontier_store.hpp"
 #include "store/trace_log.hpp"
 #include "statecheck/detail/visited_set.hpp"
 #include "statecheck/detail/worker.hpp"
@@ -39,7 +40,6 @@ class SearchState {
  protected:
   SearchState(const ModelOps& ops, const CheckOptions& options);
 
-  std::unique_ptr<std::byte[]> allocate_states(std::uint64_t n) const;
   std::uint64_t generated_so_far() const;
   double table_load() const { return visited ? visited->load() : 0.0; }
   /// Spec self-checks on the frontier's first states, within the budget of
@@ -65,7 +65,29 @@ class SearchState {
   /// Keeps what the search holds plus `extra` within --memory, spilling trace
   /// levels to --workdir when that suffices; otherwise stops (`what` says what
   /// was growing) and returns false.
+  /// When that is not enough and --workdir is given, the frontier moves
+  /// there first.
   bool fit_memory(std::size_t extra, const std::string& what);
+  /// Whether the next level, of `n` states, goes to --workdir: it does when
+  /// holding it in RAM (`extra_in_ram` beside what is held now) would stop the
+  /// search or keep the visited set from growing, and a workdir is given.
+  bool next_level_on_disk(std::uint64_t n, std::size_t extra_in_ram) const;
+  /// What making the next level of `n` states adds to what is held now (the
+  /// sort keys, the next frontier or its window on disk, the visited set's
+  /// pages the new states touch; the expanded frontier is dropped first), and
+  /// whether it goes to disk.
+  std::size_t plan_next_level(std::uint64_t n, bool& on_disk) const;
+  /// Runs `f`; a frontier spill file that cannot be written or read back stops the search (exit 3).
+  template <class F>
+  bool frontier_io(F&& f) {
+    try {
+      f();
+      return true;
+    } catch (const FrontierIoError& e) {
+      stop_on_limit(e.what());
+      return false;
+    }
+  }
   std::size_t room_for_visited(std::size_t extra) const { return budget.room_for_visited(memory_use(), extra); }
   /// Why the visited set cannot take `n` more states: how full it is, and
   /// what keeps it from doubling (its own cap, or the rest of --memory).
@@ -99,8 +121,8 @@ class SearchState {
   std::vector<std::unique_ptr<Worker>> workers;
   std::vector<Worker*> peers;
   TraceLog log;
-  std::unique_ptr<std::byte[]> frontier;
-  std::uint64_t frontier_count = 0;
+  FrontierStore frontier;  // the level being checked and expanded, in RAM or in --workdir
+  std::uint64_t frontier_count = 0;  // frontier.size()
   std::uint32_t level = 0;  // the frontier's BFS level
   std::uint64_t invariant_mask = 0;
   std::vector<std::uint64_t> goal_level;  // 0: not reached yet

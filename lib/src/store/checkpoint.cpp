@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -268,8 +269,13 @@ void write_checkpoint(const std::string& dir, const CheckpointMeta& meta, const 
     s3.finish();
     SectionWriter s4(f, frontier_tag, temp);
     const std::uint64_t count = meta.level_sizes.empty() ? 0 : meta.level_sizes.back();
-    for (std::uint64_t i = 0; i < count; ++i)
-      s4.put(parts.frontier + i * parts.frontier_stride, static_cast<std::size_t>(meta.state_size));
+    const FrontierStore& frontier = *parts.frontier;
+    for (std::uint64_t begin = 0; begin < count; begin += frontier.window()) {  // on disk: read back window by window
+      const std::uint64_t end = std::min(count, begin + frontier.window());
+      const std::byte* states = frontier.view(begin, end);
+      for (std::uint64_t i = 0; i < end - begin; ++i)
+        s4.put(states + i * frontier.stride(), static_cast<std::size_t>(meta.state_size));
+    }
     s4.finish();
     if (std::fflush(f) != 0) io_failed("write", temp);
     if (fsync(fileno(f)) != 0 || fault_injected(Fault::checkpoint_fsync, EIO)) io_failed("sync", temp);

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "statecheck/detail/visited_set.hpp"
+#include "store/frontier_store.hpp"
 #include "store/trace_log.hpp"
 
 namespace statecheck::detail {
@@ -81,8 +82,7 @@ struct CheckpointData {
 struct CheckpointParts {
   const VisitedSet* visited_set = nullptr;  // fingerprint mode
   std::span<const std::byte> exact_encodings;  // --exact
-  const std::byte* frontier = nullptr;  // level_sizes.back() states, `frontier_stride` bytes apart
-  std::size_t frontier_stride = 0;
+  const FrontierStore* frontier = nullptr;  // level_sizes.back() states, in RAM or in --workdir (copied in)
   const TraceLog* log = nullptr;
 };
 

@@ -15,6 +15,9 @@ Fault injected_fault() {
     if (name == "checkpoint-rename") return Fault::checkpoint_rename;
     if (name == "spill-write") return Fault::spill_write;
     if (name == "spill-read") return Fault::spill_read;
+    if (name == "frontier-write") return Fault::frontier_write;
+    if (name == "frontier-read") return Fault::frontier_read;
+    if (name == "frontier-spill") return Fault::frontier_spill;
     return Fault::none;
   }();
   return fault;

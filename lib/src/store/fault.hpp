@@ -2,7 +2,11 @@
 // fail, so that the hostile tests can show each failure ends in a clean exit 3
 // naming the file. Not for users: STATECHECK_FAULT (read once, at the first
 // call) names the one operation to fail:
-//   checkpoint-write, checkpoint-fsync, checkpoint-rename, spill-write, spill-read
+//   checkpoint-write, checkpoint-fsync, checkpoint-rename, spill-write, spill-read,
+//   frontier-write, frontier-read
+// A spill fault also spills every level (trace log or frontier) so that it is
+// met. frontier-spill fails nothing: it only puts every level's frontier on
+// disk (with --workdir), so that tests can compare that path with RAM.
 // Unset (or anything else): no fault.
 #pragma once
 
@@ -10,7 +14,8 @@
 
 namespace statecheck::detail {
 
-enum class Fault { none, checkpoint_write, checkpoint_fsync, checkpoint_rename, spill_write, spill_read };
+enum class Fault { none, checkpoint_write, checkpoint_fsync, checkpoint_rename, spill_write, spill_read,
+                   frontier_write, frontier_read, frontier_spill };
 
 /// The fault STATECHECK_FAULT asks for.
 Fault injected_fault();

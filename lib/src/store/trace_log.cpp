@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "store/fault.hpp"
+#include "store/file_io.hpp"
 
 namespace statecheck::detail {
 
@@ -26,21 +27,6 @@ std::uint64_t high_words_for(std::uint64_t count, std::uint64_t parent_count, un
   throw std::runtime_error("cannot " + what + " the trace log spill file " + file + ": " + std::strerror(errno));
 }
 
-/// pwrite/pread of a whole word vector, retrying short transfers.
-template <class Io, class Ptr>
-bool transfer(Io io, int fd, Ptr data, std::size_t bytes, std::uint64_t offset) {
-  std::size_t done = 0;
-  while (done < bytes) {
-    const ssize_t n = io(fd, data + done, bytes - done, static_cast<off_t>(offset + done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      if (n == 0) errno = EIO;  // a short file: no OS error to name
-      return false;
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  return true;
-}
 }  // namespace
 
 TraceLog::~TraceLog() {

@@ -1,0 +1,86 @@
+// lib/src/store/frontier_store.hpp - the states of one BFS level, in rank
+// order: the frontier being checked and expanded, then (refilled) the next.
+//
+// In RAM the level is one array and every access is a pointer into it: no
+// copy, as before there was a store. When --memory cannot hold it beside the
+// visited set and the level table, the level goes to a sequential file in
+// --workdir (unlinked at creation, so it is removed with the process however
+// the run ends) and is read and written through one window buffer of fixed
+// size, block by block in rank order. Only bytes, no search logic:
+// the search decides when a level goes to disk (search_state.cpp).
+//
+// I/O failures throw FrontierIoError: one line naming the file and the fix.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+namespace statecheck::detail {
+
+struct FrontierIoError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class FrontierStore {
+ public:
+  FrontierStore() = default;
+  FrontierStore(const FrontierStore&) = delete;
+  FrontierStore& operator=(const FrontierStore&) = delete;
+  ~FrontierStore();
+
+  /// `stride` bytes a state; `workdir` empty: the level never leaves RAM;
+  /// `window_bytes`: what a level on disk is read and written through.
+  void configure(std::size_t stride, std::string workdir, std::size_t window_bytes);
+  bool can_spill() const { return !workdir_.empty(); }
+
+  /// Drops the level held and starts one of `n` states, filled by block() and
+  /// commit() in rank order; on disk, in a fresh file.
+  void start(std::uint64_t n, bool on_disk);
+  /// The most states one block() or view() may span: the whole level in RAM.
+  std::uint64_t window() const;
+  /// Where states [begin, end) are to be written (end - begin <= window()).
+  std::byte* block(std::uint64_t begin, std::uint64_t end);
+  /// States [begin, end) are written: on disk, appends them to the file.
+  void commit(std::uint64_t begin, std::uint64_t end);
+
+  /// States [begin, end) (end - begin <= window()); on disk, read into the
+  /// window, valid until the next call. Logically const: the level is unchanged.
+  const std::byte* view(std::uint64_t begin, std::uint64_t end) const;
+  /// Moves a level held in RAM to a file (--memory needs the room).
+  void spill();
+  /// Drops the level (its array or file): it has been expanded.
+  void release() { start(0, false); }
+
+  bool on_disk() const { return fd_ >= 0; }
+  std::uint64_t size() const { return count_; }
+  std::size_t stride() const { return stride_; }
+  /// What the level holds resident: the array, or the window.
+  std::size_t ram_bytes() const;
+  /// What a level of `n` states would hold resident on disk (its window).
+  std::size_t window_ram_bytes(std::uint64_t n) const;
+  /// Over the run: levels that went to disk, bytes written there.
+  std::uint32_t spilled_levels() const { return spilled_levels_; }
+  std::uint64_t disk_bytes() const { return disk_bytes_; }
+
+ private:
+  void open_file();
+  void close_file();
+  [[noreturn]] void fail(const std::string& what) const;
+
+  std::size_t stride_ = 8;
+  std::string workdir_;
+  std::size_t window_bytes_ = 0;
+  std::uint64_t count_ = 0;
+  std::unique_ptr<std::byte[]> states_;  // in RAM: the level; on disk: the window
+  std::size_t window_states_ = 0;        // on disk: the window's capacity
+  int fd_ = -1;
+  std::string file_;
+  mutable std::uint64_t window_begin_ = 0, window_end_ = 0;  // on disk: what the window holds (read back)
+  std::uint32_t spilled_levels_ = 0;
+  std::uint64_t disk_bytes_ = 0;
+};
+
+}  // namespace statecheck::detail
