@@ -9,12 +9,13 @@
 // (first measured by statecheck with both ranges declared), and `states` is
 // what they stand for, the unreduced count pinned before the SCMs were symmetric.
 #include "support/check_helpers.hpp"
-#include "support/orbits.hpp"
-#include "specs/hdds/finalization_fencing/finalization_fencing.hpp"
+#include "finalization_fencing_cases.hpp"
 #include "statecheck/report.hpp"
 
 using statecheck::Outcome;
-namespace ff = specs::hdds::finalization_fencing;
+using finalization_fencing_cases::cfg;
+using finalization_fencing_cases::with_install;
+using finalization_fencing_cases::with_terms;
 using ff::d1;
 using ff::EndPointState;
 using ff::Proc;
@@ -28,15 +29,6 @@ using test::only;
 
 namespace {
 
-ff::Config cfg(Variant v, Scenario sc, int datanodes = 1, int restarts = 1, bool control = false) {
-  ff::Config c;
-  c.variant = v;
-  c.scenario = sc;
-  c.datanodes = datanodes;
-  c.restarts = restarts;
-  c.control = control;
-  return c;
-}
 
 const Labels as_is_trace{"Finalize", "ApplyFinalize(scm=s1)", "SendFinalizeToDn(scm=s1, dn=d1)", "DnRestart(dn=d1)",
                          "Register(dn=d1, scm=s2)"};
@@ -258,20 +250,8 @@ TEST_CASE("model artefact: a deposed leader that applies FINALIZE keeps sending"
   REQUIRE(s.fenced_by_non_leader.empty());  // an authoritative rejection
 }
 
-// ---- issue 15 item 4: terms, checkpoint installs; issue 16: datanode symmetry ----
+// ---- issue 15 item 4: terms, checkpoint installs ----
 
-namespace {
-ff::Config with_terms(Variant v, int terms) {
-  auto c = cfg(v, Scenario::leader_change);
-  c.terms = terms;
-  return c;
-}
-ff::Config with_install(Variant v, Scenario sc) {
-  auto c = cfg(v, sc);
-  c.install = true;
-  return c;
-}
-}  // namespace
 
 TEST_CASE("terms: the deposed leader still fences in 6 steps; the voter is the other follower",
           "[finalization-fencing]") {
@@ -372,43 +352,4 @@ TEST_CASE("BugWindow: the patched run reaches the state where as-is fences", "[f
   ff::dn_restart(s, d1);
   REQUIRE(ff::bug_window(c, s));
   REQUIRE(ff::bug_window(cfg(Variant::patched, Scenario::fixed_leader, 1, 0), initial(c)));
-}
-
-TEST_CASE("symmetry: d1..dn and s2..s3 are interchangeable; brute-force orbits and unreduced results agree",
-          "[finalization-fencing][symmetry]") {
-  // Every renaming of d1..d3 with every renaming of the followers s2, s3 (s1 keeps its name).
-  const test::LibraryRename<ff::Dnode, ff::Scm> rename{0, 1};
-  auto c = cfg(Variant::patched, Scenario::fixed_leader, 3, 2);
-  test::cross_check_orbits(ff::make_spec(c), rename, 3, 2);
-  c.install = true;
-  test::cross_check_orbits(ff::make_spec(c), rename, 3, 2);
-  // Leader change, where a follower may lead (and with terms, vote): whole spaces, one datanode.
-  const std::vector<std::string> beliefs{"LeaderBeliefsConsistent"};
-  test::cross_check_orbits(ff::make_spec(cfg(Variant::patched, Scenario::leader_change)), rename, 1, 2, beliefs);
-  test::cross_check_orbits(ff::make_spec(with_terms(Variant::patched, 2)), rename, 1, 2, beliefs);
-  // Unreduced counts: the pins measured before symmetry existed (2,890 and 10,818).
-  auto o = test::options(1);
-  o.symmetry = false;
-  require_ok(test::check_all_threads(ff::make_spec(cfg(Variant::patched, Scenario::fixed_leader, 2, 2, true)), o), 2890,
-             17884, 14);
-  // Every documented verdict and shortest trace is the same without symmetry.
-  const ff::Config configs[] = {cfg(Variant::as_is, Scenario::fixed_leader, 3, 2),
-                                cfg(Variant::patched, Scenario::leader_change, 3, 3, true),
-                                with_terms(Variant::patched, 2), with_install(Variant::patched, Scenario::leader_change)};
-  for (const ff::Config& k : configs) {
-    auto with = test::options(1);
-    with.invariants = {"NoFinalizedDatanodeFenced"};
-    auto without = with;
-    without.symmetry = false;
-    const auto r = test::check_all_threads(ff::make_spec(k), with);
-    const auto u = test::check_all_threads(ff::make_spec(k), without);
-    REQUIRE(r.outcome == Outcome::violation);
-    REQUIRE(u.outcome == Outcome::violation);
-    REQUIRE(r.violation->length() == u.violation->length());
-    REQUIRE(test::labels(r.violation->trace) == test::labels(u.violation->trace));
-  }
-  o.invariants = {"NoFinalizedDatanodeFenced"};
-  const auto big =
-      test::check_all_threads(ff::make_spec(cfg(Variant::patched, Scenario::leader_change, 3, 3, true)), o);
-  REQUIRE(big.stats.distinct == 10818);
 }

@@ -8,11 +8,9 @@
 
 #include <algorithm>
 #include <atomic>
-#include <bit>
 #include <chrono>
 #include <memory>
 #include <stdexcept>
-#include <thread>
 
 #include "search/parallel_loops.hpp"
 #include "search/progress.hpp"
@@ -24,10 +22,9 @@ namespace statecheck::detail {
 namespace {
 
 constexpr std::size_t chunk_states = 64;  // states per call into the spec
-// A level's end inserts in key order, at random visited-set slots: prefetch this many ahead.
+// Level-end inserts go in key order to random visited-set slots: prefetch this many ahead.
 constexpr std::uint64_t prefetch_ahead = 16;
 std::atomic<bool> stop_requested{false};
-
 static_assert(std::atomic<bool>::is_always_lock_free, "request_stop must be async-signal-safe");
 
 class Search : public SearchState {
