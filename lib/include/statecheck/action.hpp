@@ -161,7 +161,10 @@ struct action_t {
   Guard guard;
   Effect effect;
   bool present = true;  // false: left out of this configuration (see when())
-  Choice choice{};      // no_choice, or each_t / each_in_t after the parameters
+  // No default member initializer: with one, clang checks it when a tuple of
+  // actions asks whether an action is default-constructible, and a choice whose
+  // enumerator captures (so has no default constructor) fails to compile.
+  Choice choice;  // no_choice, or each_t / each_in_t after the parameters
   static constexpr bool has_choice = !std::is_same_v<Choice, no_choice>;
   std::string_view actor_param = {};  // the parameter naming who acts (see actor())
   std::string_view sends_param = {};  // the parameter naming whom it reaches (see sends())
