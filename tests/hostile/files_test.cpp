@@ -127,7 +127,7 @@ TEST_CASE("a long user string is clipped in one-line errors", "[hostile][files]"
 TEST_CASE("a newline in a user string does not split the one-line error", "[hostile][files]") {
   const auto set = sh(bin + " check two-phase --set 'rms=4\n5'");
   CHECK(set.code == 2);
-  CHECK(set.err == "statecheck: error: constant rms takes an integer in 1..10, not '4\\n5'\n");
+  CHECK(set.err == "statecheck: error: constant rms takes an integer in 1..12, not '4\\n5'\n");
   const auto spec = sh(bin + " check 'die\nhard'");
   CHECK(spec.code == 2);
   CHECK(test::lines(spec.err) == 1);
