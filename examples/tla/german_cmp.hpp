@@ -156,7 +156,7 @@ inline auto make_spec(const Config& c) {
   const int nodes = c.nodes;
   auto all = std::tuple_cat(node_actions(statecheck::ids<Node>("i", c.nodes)), other_actions(nodes));
   return statecheck::spec<State>(
-      "german_cmp", statecheck::init([](State&) {}),
+      "german-cmp", statecheck::init([](State&) {}),
       std::apply([](auto... a) { return statecheck::actions(std::move(a)...); }, std::move(all)),
       statecheck::invariants(
           statecheck::invariant("Coherence",

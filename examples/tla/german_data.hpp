@@ -187,7 +187,7 @@ inline auto make_spec(const Config& c) {
   const Invariants inv{c.nodes};
   using statecheck::invariant;
   return statecheck::spec<State>(
-      "german_data",
+      "german-data",
       statecheck::init(statecheck::ids<Data>("d", c.data), [](State& s, DataId d) { s.mem_data = s.aux_data = just(d); }),
       german_actions(c),
       statecheck::invariants(
