@@ -99,9 +99,10 @@ TEST_CASE("GermanProtocol/MCGermanData.cfg: German's protocol with symmetric nod
     CHECK(r.stats.symmetry == std::vector<std::string>{"n1..n2", "d1..d2"});
   }
   // Unreduced: the same manifest at commit aba0cef publishes 3390 distinct, 9914 generated, depth
-  // 19 for MCGermanWithMutex.cfg without SYMMETRY (same constants and invariants), whose
-  // GermanWithMutex.tla is GermanData.tla's transition system written with invSet and shrSet as
-  // [NODE -> BOOLEAN] instead of subsets of NODE (a bijection) and wider command types in TypeOK.
+  // 19 for MCGermanWithMutex.cfg (aba0cef: same constants, no SYMMETRY, the same invariants plus
+  // ChannelWellFormed, which the types here ensure). Its GermanWithMutex.tla (as stored at 2a56f7e)
+  // is GermanData.tla's transition system with invSet and shrSet written as [NODE -> BOOLEAN]
+  // instead of subsets of NODE (a bijection) and one command set for all channels in TypeOK.
   const statecheck::CheckResult full = test::check_all_threads(spec, with(false, true));
   REQUIRE(full.outcome == Outcome::ok);
   CHECK(full.stats.distinct == 3390);
