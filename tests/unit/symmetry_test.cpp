@@ -20,6 +20,8 @@
 #include "support/check_helpers.hpp"
 #include "support/orbits.hpp"
 #include "support/symmetric_specs.hpp"
+#include "examples/tla/german_cmp.hpp"
+#include "examples/tla/german_data.hpp"
 #include "examples/tla/paxos.hpp"
 #include "examples/tla/scheduling_allocator.hpp"
 #include "examples/tla/voting.hpp"
@@ -62,6 +64,13 @@ TEST_CASE("symmetry: the tlaplus/Examples models of examples/tla (brute force)",
   using PaxosRename = test::LibraryRename<examples::paxos::Acc, examples::paxos::Val>;
   test::cross_check_orbits(examples::paxos::make_spec({2, 2, 1}), PaxosRename{}, 2, 2);
   test::cross_check_orbits(examples::paxos::make_spec({3, 2, 1}), PaxosRename{}, 3, 2);
+  // German's protocol at MCGermanData.cfg's and MCGermanCMPWithMutex.cfg's sizes, and with 3 nodes.
+  using GermanRename = test::LibraryRename<examples::german::Node, examples::german::Data>;
+  test::cross_check_orbits(examples::german_data::make_spec({2, 2}), GermanRename{}, 2, 2);
+  test::cross_check_orbits(examples::german_data::make_spec({3, 2}), GermanRename{}, 3, 2);
+  using NodeRename = test::LibraryRename<examples::german::Node>;
+  test::cross_check_orbits(examples::german_cmp::make_spec({2}), NodeRename{}, 2);
+  test::cross_check_orbits(examples::german_cmp::make_spec({3}), NodeRename{}, 3);
 }
 
 TEST_CASE("symmetry: --no-symmetry reports no symmetry; the reduced run says which", "[symmetry]") {
