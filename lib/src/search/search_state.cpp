@@ -66,6 +66,15 @@ SearchState::SearchState(const ModelOps& model_ops, const CheckOptions& opts)
   result.stats.symmetry_group = symmetry_group_size(ops.symmetry);
   for (const std::string& name : ops.action_names) result.stats.actions.push_back({name, 0, 0});
   result.stats.transition_new.assign(ops.transitions, 0);
+  net = join_processes();
+  if (net) {
+    refuse_unshared_options();
+    if (options.trace == CheckOptions::TracePolicy::fewest_switches) {  // its pass reads a whole level: one process's
+      options.trace = CheckOptions::TracePolicy::first_found;
+      result.warnings.push_back("with several processes the trace is the first shortest one found (--trace "
+                                "fewest-switches needs one process)");
+    }
+  }
 }
 
 std::uint64_t SearchState::generated_so_far() const {
