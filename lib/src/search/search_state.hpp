@@ -88,6 +88,7 @@ class SearchState {
       f();
       return true;
     } catch (const FrontierIoError& e) {
+      if (net) throw;  // the other processes would wait for this one: the command ends them all (abort_processes)
       stop_on_limit(e.what());
       return false;
     }
