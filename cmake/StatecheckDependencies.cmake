@@ -13,6 +13,7 @@ set(STATECHECK_MPI AUTO CACHE STRING "Build the multi-process search: AUTO, ON o
 set_property(CACHE STATECHECK_MPI PROPERTY STRINGS AUTO ON OFF)
 set(STATECHECK_WITH_MPI OFF)
 if(NOT STATECHECK_MPI STREQUAL "OFF")
+  set(MPI_CXX_SKIP_MPICXX ON)  # MPI's C interface from C++, without the deprecated C++ bindings
   if(STATECHECK_MPI STREQUAL "ON")
     find_package(MPI REQUIRED COMPONENTS CXX)
   else()

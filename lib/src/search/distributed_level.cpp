@@ -101,25 +101,57 @@ std::vector<LevelTable::Entry> SearchState::share_level(std::vector<LevelTable::
                          [](const LevelTable::Entry& a, const LevelTable::Entry& b) { return a.lo == b.lo && a.hi == b.hi; }),
              mine.end());
   std::sort(mine.begin(), mine.end(), [](const LevelTable::Entry& a, const LevelTable::Entry& b) { return a.key < b.key; });
-  // Global ranks: how many keys of all processes are below each of mine.
-  std::vector<std::uint64_t> keys(mine.size());
-  for (std::size_t i = 0; i < mine.size(); ++i) keys[i] = mine[i].key;
-  std::vector<std::uint64_t> counts;
-  const std::vector<std::uint64_t> all = net->all_gather(keys, counts);
-  next_ranks.assign(mine.size(), 0);
-  std::uint64_t begin = 0;
-  for (const std::uint64_t c : counts) {
-    const auto first = all.begin() + static_cast<std::ptrdiff_t>(begin), last = first + static_cast<std::ptrdiff_t>(c);
-    auto at = first;  // both sorted: one sweep
-    for (std::size_t i = 0; i < mine.size(); ++i) {
-      at = std::lower_bound(at, last, keys[i]);
-      next_ranks[i] += static_cast<std::uint64_t>(at - first);
-    }
-    begin += c;
-  }
-  shared_total = all.size();
+  next_ranks = rank_keys(mine, initial);
   return mine;
 }
+
+std::vector<std::uint64_t> SearchState::rank_keys(const std::vector<LevelTable::Entry>& mine, bool initial) {
+  // A state's global rank is the number of keys below its own over all processes. The key space
+  // is cut into K blocks of consecutive keys (parents, or initial combinations, spread evenly);
+  // each process ranks the keys of its block, offset by the keys of the blocks before it, and
+  // sends each rank back where its key came from. 16 bytes a state, whatever K.
+  const auto k = static_cast<std::size_t>(net->size());
+  // Blocks of parents (of initial combinations): parent * K stays far below 2^64.
+  const std::uint64_t space = std::max<std::uint64_t>(initial ? ops.init_combinations : global_frontier_count, 1);
+  auto block_of = [&](std::uint64_t key) {
+    const std::uint64_t parent = initial ? key : key >> tid_bits;
+    return static_cast<std::size_t>(parent * k / space);
+  };
+  std::vector<std::vector<std::byte>> out(k);
+  for (const LevelTable::Entry& e : mine) {  // sorted by key, so each block's keys are a sorted run
+    std::vector<std::byte>& to = out[std::min(block_of(e.key), k - 1)];
+    to.resize(to.size() + sizeof e.key);
+    std::memcpy(to.data() + to.size() - sizeof e.key, &e.key, sizeof e.key);
+  }
+  std::vector<std::uint64_t> from;
+  const std::vector<std::byte> in = net->all_to_all(out, &from);
+  std::vector<std::uint64_t> keys(in.size() / sizeof(std::uint64_t));
+  if (!keys.empty()) std::memcpy(keys.data(), in.data(), in.size());
+  std::vector<std::uint64_t> sorted = keys;
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<std::uint64_t> totals;
+  const std::vector<std::uint64_t> block_sizes = net->all_gather({sorted.size()}, totals);
+  std::uint64_t before = 0;
+  for (std::size_t b = 0; b < static_cast<std::size_t>(net->rank()); ++b) before += block_sizes[b];
+  shared_total = 0;
+  for (const std::uint64_t n : block_sizes) shared_total += n;
+  // The ranks go back in the order the keys came, to each process its own.
+  std::vector<std::vector<std::byte>> back(k);
+  std::size_t at = 0;
+  for (std::size_t p = 0; p < k; ++p) {
+    back[p].resize(from[p]);
+    for (std::size_t i = 0; i < from[p] / sizeof(std::uint64_t); ++i, ++at) {
+      const std::uint64_t rank = before + static_cast<std::uint64_t>(std::lower_bound(sorted.begin(), sorted.end(), keys[at]) - sorted.begin());
+      std::memcpy(back[p].data() + i * sizeof rank, &rank, sizeof rank);
+    }
+  }
+  const std::vector<std::byte> returned = net->all_to_all(back);
+  std::vector<std::uint64_t> ranks(mine.size());
+  if (returned.size() != ranks.size() * sizeof(std::uint64_t)) throw std::logic_error("the level order lost ranks");
+  if (!ranks.empty()) std::memcpy(ranks.data(), returned.data(), returned.size());
+  return ranks;
+}
+
 
 bool SearchState::together(bool ok) {
   const int first = net->first_with(!ok);

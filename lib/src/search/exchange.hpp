@@ -22,8 +22,10 @@ class Exchange {
   /// Element-wise over every process (all call it with the same length).
   virtual void sum(std::vector<std::uint64_t>& values) = 0;
   virtual void min(std::vector<std::uint64_t>& values) = 0;
-  /// out[d] goes to process d; returns what every process sent here, in process order.
-  virtual std::vector<std::byte> all_to_all(const std::vector<std::vector<std::byte>>& out) = 0;
+  /// out[d] goes to process d; returns what every process sent here, in
+  /// process order; `from`, when given, receives how many bytes came from each.
+  virtual std::vector<std::byte> all_to_all(const std::vector<std::vector<std::byte>>& out,
+                                            std::vector<std::uint64_t>* from = nullptr) = 0;
   /// Every process's `mine`, concatenated in process order; `counts` receives their lengths.
   virtual std::vector<std::uint64_t> all_gather(const std::vector<std::uint64_t>& mine,
                                                 std::vector<std::uint64_t>& counts) = 0;

@@ -1,5 +1,8 @@
 // The Exchange over MPI (built only with STATECHECK_MPI). Only the main
 // thread calls MPI (MPI_THREAD_FUNNELED): the search's parallel loops never do.
+// Only MPI's C interface: not the deprecated C++ bindings (and their warnings).
+#define OMPI_SKIP_MPICXX 1
+#define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
 
 #include <climits>
@@ -44,7 +47,8 @@ class MpiExchange final : public Exchange {
   void sum(std::vector<std::uint64_t>& v) override { reduce(v, MPI_SUM); }
   void min(std::vector<std::uint64_t>& v) override { reduce(v, MPI_MIN); }
 
-  std::vector<std::byte> all_to_all(const std::vector<std::vector<std::byte>>& out) override {
+  std::vector<std::byte> all_to_all(const std::vector<std::vector<std::byte>>& out,
+                                    std::vector<std::uint64_t>* from) override {
     const auto k = static_cast<std::size_t>(size_);
     std::vector<int> send_counts(k), send_at(k), recv_counts(k), recv_at(k);
     std::uint64_t total = 0;
@@ -60,6 +64,7 @@ class MpiExchange final : public Exchange {
       recv_at[d] = as_int(total, "the exchange");
       total += static_cast<std::uint64_t>(recv_counts[d]);
     }
+    if (from != nullptr) from->assign(recv_counts.begin(), recv_counts.end());
     std::vector<std::byte> received(static_cast<std::size_t>(total));
     check(MPI_Alltoallv(send.data(), send_counts.data(), send_at.data(), MPI_BYTE, received.data(), recv_counts.data(),
                         recv_at.data(), MPI_BYTE, comm_),

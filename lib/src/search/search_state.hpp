@@ -108,6 +108,8 @@ class SearchState {
   /// `entries` and what the others found for it, in global order (keys carry
   /// global parent ranks); sets shared_total and next_ranks.
   std::vector<LevelTable::Entry> share_level(std::vector<LevelTable::Entry> entries, bool initial);
+  /// The global ranks of this process's states `mine` (sorted by key); sets shared_total.
+  std::vector<std::uint64_t> rank_keys(const std::vector<LevelTable::Entry>& mine, bool initial);
   /// True on every process when `ok` is true on every process; otherwise each
   /// that was fine takes the stop of the first that was not.
   bool together(bool ok);
