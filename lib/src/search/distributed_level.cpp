@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
 #include "search/search_state.hpp"
@@ -213,15 +214,33 @@ void SearchState::reduce_stats() {
                  s.distinct == 0 ? 0.0 : static_cast<double>(exchanged_bytes) / static_cast<double>(s.distinct));
 }
 
+void SearchState::adopt_ranks() {
+  if (level >= 1) past_ranks.emplace_back(frontier_ranks, global_frontier_count);
+  frontier_ranks = std::move(next_ranks);
+  next_ranks.clear();
+  global_frontier_count = shared_total;
+}
+
+std::size_t SearchState::rank_bytes() const {
+  std::size_t bytes = (frontier_ranks.capacity() + next_ranks.capacity()) * sizeof(std::uint64_t);
+  for (const RankSet& r : past_ranks) bytes += r.bytes();
+  return bytes;
+}
+
 std::vector<std::uint32_t> SearchState::shared_path(Location at) {
   std::vector<std::uint32_t> path(at.level);
   std::uint64_t g = at.rank;
   for (std::uint32_t l = at.level; l >= 1; --l) {
-    const std::vector<std::uint64_t>& ranks = level_ranks[l - 1];
-    const auto it = std::lower_bound(ranks.begin(), ranks.end(), g);
+    std::optional<std::uint64_t> held;
+    if (l == level) {
+      const auto it = std::lower_bound(frontier_ranks.begin(), frontier_ranks.end(), g);
+      if (it != frontier_ranks.end() && *it == g) held = static_cast<std::uint64_t>(it - frontier_ranks.begin());
+    } else {
+      held = past_ranks[l - 1].find(g);
+    }
     std::vector<std::uint64_t> step{most, most};
-    if (it != ranks.end() && *it == g) {
-      const TraceLog::Step s = log.get(l, static_cast<std::uint64_t>(it - ranks.begin()));
+    if (held) {
+      const TraceLog::Step s = log.get(l, *held);
       step = {s.parent_rank, s.tid};
     }
     net->min(step);
@@ -233,7 +252,7 @@ std::vector<std::uint32_t> SearchState::shared_path(Location at) {
 }
 
 std::vector<std::byte> SearchState::shared_state(Location at) {
-  const std::vector<std::uint64_t>& ranks = level_ranks.back();
+  const std::vector<std::uint64_t>& ranks = frontier_ranks;
   const auto it = std::lower_bound(ranks.begin(), ranks.end(), at.rank);
   const bool holds = it != ranks.end() && *it == at.rank;
   std::vector<std::byte> state;

@@ -130,10 +130,7 @@ class Search : public SearchState {
       }
     }
     frontier_count = n;
-    if (net) {
-      level_ranks.push_back(std::move(next_ranks));
-      global_frontier_count = shared_total;
-    }
+    if (net) adopt_ranks();
     ++level;
     result.stats.distinct += n;
     result.stats.depth = level;

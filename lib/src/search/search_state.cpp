@@ -91,6 +91,7 @@ MemoryUse SearchState::memory_use() const {
   use.log_can_spill = log.can_spill();
   use.rest = table.bytes() + frontier.ram_bytes();
   for (const auto& w : workers) use.rest += w->found.bytes();
+  use.rest += rank_bytes();  // 0 for one process
   return use;
 }
 

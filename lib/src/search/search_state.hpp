@@ -21,6 +21,7 @@
 #include "model/model_view.hpp"
 #include "search/exchange.hpp"
 #include "search/memory_budget.hpp"
+#include "search/rank_set.hpp"
 #include "search/forecast.hpp"
 #include "search/progress.hpp"
 #include "store/frontier_store.hpp"
@@ -122,10 +123,15 @@ class SearchState {
   /// The path to global rank `at` (TraceLog::path's form), and the frontier state there.
   std::vector<std::uint32_t> shared_path(Location at);
   std::vector<std::byte> shared_state(Location at);
-  std::uint64_t global_rank(std::uint64_t local) const { return local == CheckOutcome::none ? local : level_ranks.back()[local]; }
+  std::uint64_t global_rank(std::uint64_t local) const { return local == CheckOutcome::none ? local : frontier_ranks[local]; }
+  /// The level just finished becomes the frontier: its ranks from next_ranks, the last frontier's kept coded.
+  void adopt_ranks();
+  /// Bytes of the global ranks held (they stay in RAM).
+  std::size_t rank_bytes() const;
 
   std::unique_ptr<Exchange> net;  // null for one process
-  std::vector<std::vector<std::uint64_t>> level_ranks;  // per level: global ranks of this process's states (ascending)
+  std::vector<std::uint64_t> frontier_ranks;  // global ranks of this process's frontier states (ascending)
+  std::vector<RankSet> past_ranks;            // per earlier level (1-based level l at l - 1): the same, coded, for traces
   std::vector<std::uint64_t> next_ranks;  // share_level's, for the level being finished
   std::uint64_t shared_total = 0;          // share_level's: the next level's size over all processes
   std::uint64_t global_frontier_count = 0;
