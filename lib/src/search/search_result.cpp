@@ -131,6 +131,9 @@ void SearchState::report_violation(Violation::Kind kind, const std::string& prop
   std::uint64_t claimed = 0;
   if (kind == Violation::Kind::invariant) path = readable_path(property, at, claimed);
   else result.trace_policy = "first-found";
+  if (kind == Violation::Kind::invariant && shared_trace_fallback)
+    result.warnings.push_back("with several processes the trace is the first shortest one found (--trace "
+                              "fewest-switches needs one process)");
   const bool chosen = !path.empty();
   std::vector<TraceStep> steps = trace_to(at, true, nullptr, std::move(path));
   // Under symmetry the concrete trace renames the chosen one step by step; it must switch as often.

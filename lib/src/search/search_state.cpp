@@ -69,11 +69,9 @@ SearchState::SearchState(const ModelOps& model_ops, const CheckOptions& opts)
   net = join_processes();
   if (net) {
     refuse_unshared_options();
-    if (options.trace == CheckOptions::TracePolicy::fewest_switches) {  // its pass reads a whole level: one process's
-      options.trace = CheckOptions::TracePolicy::first_found;
-      result.warnings.push_back("with several processes the trace is the first shortest one found (--trace "
-                                "fewest-switches needs one process)");
-    }
+    // The fewest-switch pass reads a whole level: one process's. A violation's report says so (search_result.cpp).
+    shared_trace_fallback = options.trace == CheckOptions::TracePolicy::fewest_switches;
+    options.trace = CheckOptions::TracePolicy::first_found;
   }
 }
 

@@ -136,6 +136,7 @@ class SearchState {
   std::uint64_t shared_total = 0;          // share_level's: the next level's size over all processes
   std::uint64_t global_frontier_count = 0;
   std::uint64_t exchanged_bytes = 0;  // reduce_stats': sent between all processes
+  bool shared_trace_fallback = false;  // --trace fewest-switches asked for, first-found given
 
   // Checkpoints (search_checkpoint.cpp).
   /// Records the statistics of the level boundary the search is at (the
