@@ -1,9 +1,10 @@
 // The search across processes (MPI ranks), at its level boundaries; see
 // search_state.hpp. Nothing here runs with one process (`net` is null).
 //
-// Ownership: a state belongs to the process that the top bits of its
-// fingerprint name (bits the visited set's home slot and signature do not
-// use while it is below 2^76 slots, so each process's set fills evenly).
+// Ownership: a state belongs to the process that the top 32 bits of its
+// 128-bit hash name: the visited set reads only its first 72 bits (home slot
+// and signature) and the level table its low bits, so each process's set and
+// table fill as evenly as one process's.
 // Order: one process sorts a level by key = (parent's rank << tid bits) | tid,
 // keeping the smallest key per state. Here every process numbers its
 // frontier by the states' ranks in the whole level (global ranks), so a key
