@@ -52,7 +52,6 @@ void SearchState::refuse_unshared_options() const {
 std::vector<LevelTable::Entry> SearchState::share_level(std::vector<LevelTable::Entry> entries, bool initial) {
   const int k = net->size(), me = net->rank();
   const std::uint64_t tid_mask = (std::uint64_t{1} << tid_bits) - 1;
-  const std::size_t item = sizeof(Header) + layout.stride;
   // Keys with global parent ranks (an initial key, the combination, is global already).
   std::vector<std::vector<LevelTable::Entry>> to(static_cast<std::size_t>(k));
   for (LevelTable::Entry& e : entries) {
@@ -65,6 +64,22 @@ std::vector<LevelTable::Entry> SearchState::share_level(std::vector<LevelTable::
   if (initial && me != 0) workers[0]->generated = 0;
   std::vector<LevelTable::Entry> mine = std::move(to[static_cast<std::size_t>(me)]);
   to[static_cast<std::size_t>(me)].clear();
+  send_successors(to, mine);
+  // One entry per state, with its smallest key; then the level's order.
+  std::sort(mine.begin(), mine.end(), [](const LevelTable::Entry& a, const LevelTable::Entry& b) {
+    return a.hi != b.hi ? a.hi < b.hi : a.lo != b.lo ? a.lo < b.lo : a.key < b.key;
+  });
+  mine.erase(std::unique(mine.begin(), mine.end(),
+                         [](const LevelTable::Entry& a, const LevelTable::Entry& b) { return a.lo == b.lo && a.hi == b.hi; }),
+             mine.end());
+  std::sort(mine.begin(), mine.end(), [](const LevelTable::Entry& a, const LevelTable::Entry& b) { return a.key < b.key; });
+  next_ranks = rank_keys(mine, initial);
+  return mine;
+}
+
+void SearchState::send_successors(const std::vector<std::vector<LevelTable::Entry>>& to,
+                                  std::vector<LevelTable::Entry>& mine) {
+  const std::size_t item = sizeof(Header) + layout.stride;
   // Rounds of at most round_bytes to each process, until every process has sent all.
   const std::size_t per_round = std::max<std::size_t>(1, round_bytes / item);
   std::uint64_t rounds = 0;
@@ -72,7 +87,7 @@ std::vector<LevelTable::Entry> SearchState::share_level(std::vector<LevelTable::
   rounds = most - net->one_min(most - rounds);
   RecordBuffer& store = workers[0]->found;  // received records join worker 0's, which the level reads by index
   for (std::uint64_t round = 0; round < rounds; ++round) {
-    std::vector<std::vector<std::byte>> out(static_cast<std::size_t>(k));
+    std::vector<std::vector<std::byte>> out(to.size());
     for (std::size_t d = 0; d < to.size(); ++d) {
       const std::size_t from = std::min(to[d].size(), static_cast<std::size_t>(round) * per_round);
       const std::size_t until = std::min(to[d].size(), from + per_round);
@@ -95,16 +110,6 @@ std::vector<LevelTable::Entry> SearchState::share_level(std::vector<LevelTable::
       store.commit();
     }
   }
-  // One entry per state, with its smallest key; then the level's order.
-  std::sort(mine.begin(), mine.end(), [](const LevelTable::Entry& a, const LevelTable::Entry& b) {
-    return a.hi != b.hi ? a.hi < b.hi : a.lo != b.lo ? a.lo < b.lo : a.key < b.key;
-  });
-  mine.erase(std::unique(mine.begin(), mine.end(),
-                         [](const LevelTable::Entry& a, const LevelTable::Entry& b) { return a.lo == b.lo && a.hi == b.hi; }),
-             mine.end());
-  std::sort(mine.begin(), mine.end(), [](const LevelTable::Entry& a, const LevelTable::Entry& b) { return a.key < b.key; });
-  next_ranks = rank_keys(mine, initial);
-  return mine;
 }
 
 std::vector<std::uint64_t> SearchState::rank_keys(const std::vector<LevelTable::Entry>& mine, bool initial) {

@@ -109,6 +109,10 @@ class SearchState {
   /// `entries` and what the others found for it, in global order (keys carry
   /// global parent ranks); sets shared_total and next_ranks.
   std::vector<LevelTable::Entry> share_level(std::vector<LevelTable::Entry> entries, bool initial);
+  /// Sends to[p] (entries of this process's level table) to process p, in rounds
+  /// of bounded size, and adds to `mine` what the others sent that this
+  /// process's visited set does not hold (records kept in worker 0's buffer).
+  void send_successors(const std::vector<std::vector<LevelTable::Entry>>& to, std::vector<LevelTable::Entry>& mine);
   /// The global ranks of this process's states `mine` (sorted by key); sets shared_total.
   std::vector<std::uint64_t> rank_keys(const std::vector<LevelTable::Entry>& mine, bool initial);
   /// True on every process when `ok` is true on every process; otherwise each
