@@ -44,9 +44,7 @@ void SearchState::refuse_unshared_options() const {
   if (options.exact) throw config_error(several + "--exact is not supported: drop --exact, or run one process");
   if (ops.stabilizer != nullptr || ops.canonicalize != nullptr)
     throw config_error(several + "symmetry reduction is not supported: add --no-symmetry, or run one process");
-  if (!options.checkpoint.dir.empty() || !options.checkpoint.resume.empty())
-    throw config_error(several + "--checkpoint and --resume are not supported (each process would hold a part of the "
-                                 "search): drop them, or run one process");
+  // Checkpoints: one per process (shared_checkpoint.cpp).
 }
 
 std::vector<LevelTable::Entry> SearchState::share_level(std::vector<LevelTable::Entry> entries, bool initial) {
@@ -164,7 +162,13 @@ bool SearchState::together(bool ok) {
   const int first = net->first_with(!ok);
   if (first == net->size()) return true;
   const std::string message = net->share(result.limit_message, first);
-  if (ok) stop_on_limit(message);
+  // A stop that wrote its checkpoint (Ctrl-C: at a batch boundary, before the level is finished)
+  // needs every process's part of it: those that were still going write theirs too.
+  const bool checkpointed = net->one_min(!ok && stop_checkpointed ? 0 : 1) == 0;
+  if (ok) {
+    if (checkpointed) checkpoint_on_stop();
+    stop_on_limit(message);
+  }
   return false;
 }
 

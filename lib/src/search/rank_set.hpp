@@ -17,7 +17,7 @@ namespace statecheck::detail {
 class RankSet {
  public:
   /// `ranks` ascending, each below `universe`.
-  RankSet(const std::vector<std::uint64_t>& ranks, std::uint64_t universe) : count_(ranks.size()) {
+  RankSet(const std::vector<std::uint64_t>& ranks, std::uint64_t universe) : count_(ranks.size()), universe_(universe) {
     const std::uint64_t per = count_ == 0 ? 0 : universe / count_;
     low_bits_ = per <= 1 ? 0 : static_cast<unsigned>(std::bit_width(per) - 1);
     low_.assign(count_, low_bits_);
@@ -44,9 +44,22 @@ class RankSet {
   }
 
   std::size_t bytes() const { return low_.bytes() + high_.size() * sizeof(std::uint64_t); }
+  std::uint64_t universe() const { return universe_; }
+  /// Every rank held, ascending (for a checkpoint).
+  std::vector<std::uint64_t> values() const {
+    std::vector<std::uint64_t> out;
+    out.reserve(static_cast<std::size_t>(count_));
+    for (std::size_t w = 0; w < high_.size() && out.size() < count_; ++w)
+      for (std::uint64_t bits = high_[w]; bits != 0 && out.size() < count_; bits &= bits - 1) {
+        const std::uint64_t high = w * 64 + static_cast<std::uint64_t>(std::countr_zero(bits)) - out.size();
+        out.push_back((high << low_bits_) | low_.get(out.size()));
+      }
+    return out;
+  }
 
  private:
   std::uint64_t count_;
+  std::uint64_t universe_;
   unsigned low_bits_ = 0;
   PackedBits low_;
   std::vector<std::uint64_t> high_;

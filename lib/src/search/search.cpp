@@ -51,7 +51,7 @@ class Search : public SearchState {
     for (;;) {
       // A level boundary: what a checkpoint holds (the frontier is not yet checked).
       mark_boundary();
-      if (!together_if_shared(fit_memory(0, "level " + std::to_string(level)) && checkpoint_if_due())) return;
+      if (!together_if_shared(fit_memory(0, "level " + std::to_string(level))) || !together_if_shared(checkpoint_if_due())) return;
       if (!check_level()) return;
       if (options.max_depth != 0 && level >= options.max_depth) {
         result.depth_bounded = true;

@@ -133,6 +133,17 @@ class SearchState {
   /// Bytes of the global ranks held (they stay in RAM).
   std::size_t rank_bytes() const;
 
+  // Checkpoints across processes (shared_checkpoint.cpp).
+  /// Refuses to resume a checkpoint of another number of processes; across
+  /// processes, points --checkpoint and --resume at this process's directory.
+  void place_checkpoints();
+  void write_ranks() const;
+  /// The ranks file of --resume: returns every level's size over all processes.
+  std::vector<std::uint64_t> load_ranks();
+  void check_ranks() const;
+  std::string checkpoint_root;      // --checkpoint as given (options.checkpoint.dir is this process's part)
+  bool stop_checkpointed = false;   // checkpoint_on_stop wrote one
+
   std::unique_ptr<Exchange> net;  // null for one process
   std::vector<std::uint64_t> frontier_ranks;  // global ranks of this process's frontier states (ascending)
   std::vector<RankSet> past_ranks;            // per earlier level (1-based level l at l - 1): the same, coded, for traces
