@@ -37,6 +37,20 @@ int checkpoint_processes(const std::string& dir) {
 
 std::string ranks_path(const std::string& dir) { return dir + "/ranks.bin"; }
 
+/// A fresh run replaces the checkpoint in its directory (the command line refused that without
+/// --overwrite-checkpoint): the parts of a checkpoint of another number of processes go, so
+/// that what is left is one checkpoint.
+void remove_other_counts(const std::string& dir, int processes) {
+  std::error_code ec;
+  std::vector<std::filesystem::path> stale;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    int p = 0, k = 0;
+    if (std::sscanf(entry.path().filename().string().c_str(), "process-%d-of-%d", &p, &k) == 2 && k != processes)
+      stale.push_back(entry.path());
+  }
+  for (const auto& path : stale) std::filesystem::remove_all(path, ec);
+}
+
 }  // namespace
 
 void SearchState::place_checkpoints() {
@@ -53,6 +67,8 @@ void SearchState::place_checkpoints() {
   }
   if (!net) return;
   checkpoint_root = options.checkpoint.dir;
+  if (!checkpoint_root.empty() && options.checkpoint.resume.empty() && net->rank() == 0)
+    remove_other_counts(checkpoint_root, k);
   const std::string mine = process_dir(net->rank(), k);
   if (!options.checkpoint.dir.empty()) options.checkpoint.dir += "/" + mine;
   if (!options.checkpoint.resume.empty()) options.checkpoint.resume += "/" + mine;
