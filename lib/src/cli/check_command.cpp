@@ -21,6 +21,7 @@
 #include "report/report_html.hpp"
 #include "statecheck/detail/search.hpp"
 #include "report/state_graph.hpp"
+#include "search/exchange.hpp"
 
 namespace statecheck::cli {
 
@@ -109,6 +110,8 @@ int run_check(const CheckArgs& a) {
     throw config_error("--checkpoint-every needs --checkpoint DIR to say where the checkpoints go");
   if (a.overwrite_checkpoint && a.checkpoint.empty())
     throw config_error("--overwrite-checkpoint needs --checkpoint DIR to say which checkpoint it may replace");
+  if (!a.graph_file.empty() && detail::launched_processes() > 1)
+    throw config_error("--dump-graph explores the whole graph in one process: run it without mpirun");
   if (!a.workdir.empty()) require_directory(a.workdir, "--workdir", false);
   if (!a.checkpoint.empty()) require_directory(a.checkpoint, "--checkpoint", true);
   if (!a.workdir.empty()) require_writable(a.workdir, "--workdir");

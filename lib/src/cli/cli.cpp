@@ -12,6 +12,7 @@
 #include "cli/command_line.hpp"
 #include "cli/output.hpp"
 #include "report/clip.hpp"
+#include "search/exchange.hpp"
 
 namespace statecheck {
 
@@ -120,7 +121,10 @@ int run_cli(int argc, char** argv) {
     return exit_usage;
   }
   for (const cli::Command& c : commands)
-    if (c.app->parsed()) return c.run();
+    if (c.app->parsed()) {
+      detail::check_launch(c.app == commands[1].app);
+      return c.run();
+    }
   return exit_usage;
 }
 
@@ -138,26 +142,27 @@ int checked_exit(int code) {
 }
 
 int run_guarded(int argc, char** argv) {
+  // Across processes, a failure in one would leave the others waiting for it: it ends them all
+  // (detail::abort_processes), saying which process failed. A configuration error is the same in
+  // every process (same command line), which all return.
   try {
     return run_cli(argc, argv);
   } catch (const run_error& e) {
-    std::cerr << "statecheck: error: " << e.what() << "\n";
-    return exit_error;
+    return detail::abort_processes(exit_error, std::string("statecheck: error: ") + e.what());
   } catch (const config_error& e) {
     std::cerr << "statecheck: error: " << e.what() << "\n";
     return exit_usage;
   } catch (const std::bad_alloc&) {
-    std::cerr << "statecheck: error: out of memory; lower --memory or check a smaller configuration\n";
-    return exit_error;
+    return detail::abort_processes(exit_error, "statecheck: error: out of memory; lower --memory or check a smaller configuration");
   } catch (const std::exception& e) {
-    std::cerr << "statecheck: internal error: " << e.what() << "\n";
-    return exit_error;
+    return detail::abort_processes(exit_error, std::string("statecheck: internal error: ") + e.what());
   }
 }
 
 }  // namespace
 
 int cli_main(int argc, char** argv) {
+  const detail::ProcessGroup processes(argc, argv);  // MPI, when launched as several processes
   cli::guard_standard_streams();
   return checked_exit(run_guarded(argc, argv));
 }

@@ -93,6 +93,7 @@ struct TraceBuilder::Lanes {
 };
 
 bool TraceBuilder::visited(const std::byte* state) const {
+  if (visited_ == nullptr && exact_ == nullptr) return true;  // no set given (several processes): nothing to check against
   const std::size_t scratch_size = ops_.encoding_size == 0 ? 1 : ops_.encoding_size;
   std::unique_ptr<std::byte[]> scratch(new std::byte[scratch_size]);
   const Hash128 h = ops_.fingerprint(ops_.model, state, scratch.get());

@@ -61,6 +61,7 @@ class LaneRenaming {
 
 class TraceBuilder {
  public:
+  /// Without either set (a search across processes), no step is checked against one.
   TraceBuilder(const ModelOps& ops, const VisitedSet* visited, const ExactSet* exact)
       : ops_(ops), visited_(visited), exact_(exact) {}
 

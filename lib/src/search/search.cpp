@@ -51,18 +51,22 @@ class Search : public SearchState {
     for (;;) {
       // A level boundary: what a checkpoint holds (the frontier is not yet checked).
       mark_boundary();
-      if (!fit_memory(0, "level " + std::to_string(level)) || !checkpoint_if_due()) return;
+      if (!together_if_shared(fit_memory(0, "level " + std::to_string(level))) || !together_if_shared(checkpoint_if_due())) return;
       if (!check_level()) return;
       if (options.max_depth != 0 && level >= options.max_depth) {
         result.depth_bounded = true;
         break;
       }
-      if (!expand_level()) return;
-      if (table.size() == 0) break;  // nothing new: the search is complete
-      if (!finish_level(false)) return;
+      if (!together_if_shared(expand_level()) || !report_expansion_failures()) return;
+      if (net) shared_ = share_level(collect_entries(), false);
+      if ((net ? shared_total : table.size()) == 0) break;  // nothing new: the search is complete
+      if (!together_if_shared(finish_level(false))) return;
     }
     report_unreached_goals();
   }
+
+  /// Across processes, a stop on one (Ctrl-C, memory) stops all at the same boundary.
+  bool together_if_shared(bool ok) { return net ? together(ok) : ok; }
 
   bool initial_level() {
     Worker& w = *workers[0];
@@ -88,20 +92,21 @@ class Search : public SearchState {
     if (table.size() == 0) {
       throw config_error("spec '" + ops.name + "' has no initial state: check its init function");
     }
+    if (net) shared_ = share_level(collect_entries(), true);
     return finish_level(true);
   }
 
   /// Orders the states of the level table into the next frontier.
   bool finish_level(bool initial) {
-    const std::uint64_t n = table.size();
-    const std::uint64_t parent_count = level == 0 ? 1 : frontier_count;
+    const std::uint64_t n = net ? shared_.size() : table.size();
+    const std::uint64_t parent_count = level == 0 ? 1 : net ? global_frontier_count : frontier_count;
     frontier.release();  // expanded: no checkpoint or trace needs it now; its room goes to the set and the next level
     bool on_disk = false;
     const std::size_t extra = plan_next_level(n, on_disk);
     if (!make_room(n, extra)) return false;
     if (!fit_memory(extra, "level " + std::to_string(level + 1) + " (" + std::to_string(n) + " states)")) return false;
-    std::vector<LevelTable::Entry> entries = collect_entries();
-    sort_by_key(entries);
+    std::vector<LevelTable::Entry> entries = net ? std::move(shared_) : collect_entries();
+    if (!net) sort_by_key(entries);
     frontier.start(n, on_disk);
     for (std::uint64_t b = 0; b < n; b += frontier.window()) {  // in RAM: one block, the whole level
       const std::uint64_t e = std::min(n, b + frontier.window());
@@ -125,6 +130,7 @@ class Search : public SearchState {
       }
     }
     frontier_count = n;
+    if (net) adopt_ranks();
     ++level;
     result.stats.distinct += n;
     result.stats.depth = level;
@@ -245,6 +251,7 @@ class Search : public SearchState {
     CheckOutcome best;
     best.goal_ranks.assign(ops.goal_names.size(), CheckOutcome::none);
     for (const CheckOutcome& o : parts) merge_outcome(best, o);
+    if (net) agree_outcome(best);
     for (std::size_t g = 0; g < best.goal_ranks.size(); ++g)
       if (best.goal_ranks[g] != CheckOutcome::none && goal_level[g] == 0) {
         goal_level[g] = level;
@@ -298,7 +305,7 @@ class Search : public SearchState {
                        table_load());
     }
     last_fanout_ = frontier_count == 0 ? 1.0 : static_cast<double>(table.size()) / static_cast<double>(frontier_count);
-    return report_expansion_failures();
+    return true;
   }
 
   /// New states to expect per state expanded: twice what this level (or, at
@@ -346,28 +353,6 @@ class Search : public SearchState {
     return true;
   }
 
-  /// A spec error or a deadlock found while expanding (smallest rank first).
-  bool report_expansion_failures() {
-    const Worker* err = nullptr;
-    std::uint64_t dead = Worker::none;
-    for (const auto& w : workers) {
-      if (w->error_rank != Worker::none &&
-          (err == nullptr || w->error_rank < err->error_rank ||
-           (w->error_rank == err->error_rank && w->error_tid < err->error_tid)))
-        err = w.get();
-      dead = std::min(dead, w->deadlock_rank);
-    }
-    if (err != nullptr && err->error_rank <= dead) {
-      fail_with_error({level, err->error_rank}, err->error_message, "", err->error_tid);
-      return false;
-    }
-    if (dead != Worker::none && options.check_deadlock && !ops.deadlock_allowed) {
-      report_violation(Violation::Kind::deadlock, "Deadlock", {level, dead});
-      return false;
-    }
-    return true;
-  }
-
   /// Frontier states [begin, end) into reach of chunk() (in RAM: a pointer; on disk: read).
   void load_window(std::uint64_t begin, std::uint64_t end) {
     window_ = frontier.view(begin, end);
@@ -382,6 +367,7 @@ class Search : public SearchState {
   const std::byte* window_ = nullptr;  // frontier states from rank window_begin_ on (load_window)
   std::uint64_t window_begin_ = 0;
   double last_fanout_ = 1;  // new states per state expanded in the last level
+  std::vector<LevelTable::Entry> shared_;  // across processes: the next level's, from share_level
 };
 
 }  // namespace

@@ -103,6 +103,7 @@ std::string SearchState::resume_command() const {
   if (options.max_depth != 0) c += " --max-depth " + std::to_string(options.max_depth);
   if (options.exact) c += " --exact";
   if (!options.symmetry) c += " --no-symmetry";
+  if (net) return "mpirun -np " + std::to_string(net->size()) + " " + c + " --resume " + checkpoint_root;
   return c + " --resume " + options.checkpoint.dir;
 }
 
@@ -116,6 +117,7 @@ std::string SearchState::write_checkpoint_file() {
   parts.log = &log;
   try {
     write_checkpoint(options.checkpoint.dir, meta, parts);
+    if (net) write_ranks();
   } catch (const std::runtime_error& e) {
     return e.what();
   }
@@ -127,7 +129,9 @@ std::string SearchState::write_checkpoint_file() {
 bool SearchState::checkpoint_if_due() {
   const double every = options.checkpoint.every_minutes;
   if (options.checkpoint.dir.empty() || every <= 0) return true;
-  if (std::chrono::duration<double>(std::chrono::steady_clock::now() - last_checkpoint_).count() < every * 60) return true;
+  bool due = std::chrono::duration<double>(std::chrono::steady_clock::now() - last_checkpoint_).count() >= every * 60;
+  if (net) due = net->one_min(due ? 0 : 1) == 0;  // due on one process: all write, at this boundary
+  if (!due) return true;
   const std::string problem = write_checkpoint_file();
   if (problem.empty()) return true;
   stop_on_limit(problem);
@@ -138,13 +142,16 @@ std::string SearchState::checkpoint_on_stop() {
   if (options.checkpoint.dir.empty()) return "";
   const std::string problem = write_checkpoint_file();
   if (!problem.empty()) return "; no checkpoint was written: " + problem;
-  return "; checkpoint written to " + options.checkpoint.dir + "; continue with: " + resume_command();
+  stop_checkpointed = true;
+  return "; checkpoint written to " + (net ? checkpoint_root : options.checkpoint.dir) + "; continue with: " + resume_command();
 }
 
 void SearchState::restore_checkpoint() {
   const MappedCheckpoint file(options.checkpoint.resume);
   const std::string& name = file.path();
-  const CheckpointData d = parse_checkpoint(file.bytes(), name, log);
+  std::vector<std::uint64_t> totals;  // across processes: the whole levels' sizes, from the ranks file
+  if (net) totals = load_ranks();
+  const CheckpointData d = parse_checkpoint(file.bytes(), name, log, Checksums::verify, net ? &totals : nullptr);
   const CheckpointMeta& m = d.meta;
   const auto refuse = [&](const std::string& why) {
     throw config_error("checkpoint " + name + " " + why);  // `why` ends with what to do
@@ -211,6 +218,7 @@ void SearchState::restore_checkpoint() {
   workers[0]->enabled = boundary_enabled_;
   seconds_before = boundary_seconds_;
   result.resumed_from_level = level;
+  if (net) check_ranks();
 }
 
 }  // namespace statecheck::detail

@@ -47,15 +47,18 @@ std::vector<TraceStep> SearchState::trace_to(Location at, bool compare_last, std
   try {
     // A copy: on disk, the frontier's window may be reread while the trace is built.
     std::vector<std::byte> state;
-    if (compare_last) {
+    if (compare_last && net) {
+      state = shared_state(at);
+    } else if (compare_last) {
       const std::byte* at_rank = frontier.view(at.rank, at.rank + 1);
       state.assign(at_rank, at_rank + frontier_stride);
     }
     const std::byte* last = compare_last ? state.data() : nullptr;
     // A given path was chosen for its actors: with symmetry it is followed renamed, step by step.
     const bool follow = !path.empty();
-    if (path.empty()) path = log.path(at.level, at.rank);
-    steps = TraceBuilder(ops, visited.get(), exact.get()).build(path, problem, last, last_state, follow);
+    if (path.empty()) path = net ? shared_path(at) : log.path(at.level, at.rank);
+    // Across processes each holds a part of the visited states: the replay is checked against the last state only.
+    steps = TraceBuilder(ops, net ? nullptr : visited.get(), exact.get()).build(path, problem, last, last_state, follow);
   } catch (const std::runtime_error& e) {  // a spill file (trace log, frontier) could not be read back: an I/O stop, not the spec's fault
     const std::string found = result.violation ? "a violation of " + result.violation->property
                                                : result.error ? "a spec error" : "a result";
@@ -128,6 +131,9 @@ void SearchState::report_violation(Violation::Kind kind, const std::string& prop
   std::uint64_t claimed = 0;
   if (kind == Violation::Kind::invariant) path = readable_path(property, at, claimed);
   else result.trace_policy = "first-found";
+  if (kind == Violation::Kind::invariant && shared_trace_fallback)
+    result.warnings.push_back("with several processes the trace is the first shortest one found (--trace "
+                              "fewest-switches needs one process)");
   const bool chosen = !path.empty();
   std::vector<TraceStep> steps = trace_to(at, true, nullptr, std::move(path));
   // Under symmetry the concrete trace renames the chosen one step by step; it must switch as often.
@@ -153,6 +159,31 @@ void SearchState::fail_with_error(Location at, const std::string& message, const
       result.error->where = taken == constraint_tid ? "the constraint" : "action " + transition_label(ops.describe(ops.model, concrete.empty() ? nullptr : concrete.data(), taken));
   }
   if (result.error && result.error->where != "replay") result.error->trace = std::move(steps);
+}
+
+/// A spec error or a deadlock found while expanding (smallest rank first).
+bool SearchState::report_expansion_failures() {
+  std::uint64_t error_rank = Worker::none, dead = Worker::none;
+  std::uint32_t error_tid = 0;
+  std::string message;
+  for (const auto& w : workers) {
+    if (w->error_rank < error_rank || (w->error_rank == error_rank && w->error_rank != Worker::none && w->error_tid < error_tid)) {
+      error_rank = w->error_rank;
+      error_tid = w->error_tid;
+      message = w->error_message;
+    }
+    dead = std::min(dead, w->deadlock_rank);
+  }
+  if (net) agree_failure(error_rank, error_tid, message, dead);
+  if (error_rank != Worker::none && error_rank <= dead) {
+    fail_with_error({level, error_rank}, message, "", error_tid);
+    return false;
+  }
+  if (dead != Worker::none && options.check_deadlock && !ops.deadlock_allowed) {
+    report_violation(Violation::Kind::deadlock, "Deadlock", {level, dead});
+    return false;
+  }
+  return true;
 }
 
 void SearchState::fail_in_init(std::uint64_t combination, const std::string& message) {
@@ -184,6 +215,7 @@ void SearchState::finish_stats() {
   s.transition_enabled.assign(ops.transitions, 0);
   for (const auto& w : workers)
     for (std::size_t t = 0; t < w->enabled.size(); ++t) s.transition_enabled[t] += w->enabled[t];
+  if (net) reduce_stats();
   for (std::size_t t = 0; t < s.transition_enabled.size(); ++t)
     s.actions[ops.action_of_transition[t]].enabled += s.transition_enabled[t];
   std::vector<bool> present(s.actions.size(), false);  // actions left out with when(false, ...) have no ids

@@ -66,6 +66,14 @@ SearchState::SearchState(const ModelOps& model_ops, const CheckOptions& opts)
   result.stats.symmetry_group = symmetry_group_size(ops.symmetry);
   for (const std::string& name : ops.action_names) result.stats.actions.push_back({name, 0, 0});
   result.stats.transition_new.assign(ops.transitions, 0);
+  net = join_processes();
+  place_checkpoints();
+  if (net) {
+    refuse_unshared_options();
+    // The fewest-switch pass reads a whole level: one process's. A violation's report says so (search_result.cpp).
+    shared_trace_fallback = options.trace == CheckOptions::TracePolicy::fewest_switches;
+    options.trace = CheckOptions::TracePolicy::first_found;
+  }
 }
 
 std::uint64_t SearchState::generated_so_far() const {
@@ -82,6 +90,7 @@ MemoryUse SearchState::memory_use() const {
   use.log_can_spill = log.can_spill();
   use.rest = table.bytes() + frontier.ram_bytes();
   for (const auto& w : workers) use.rest += w->found.bytes();
+  use.rest += rank_bytes();  // 0 for one process
   return use;
 }
 

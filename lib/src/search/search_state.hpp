@@ -19,7 +19,9 @@
 #include "statecheck/detail/level_table.hpp"
 #include "statecheck/detail/model_ops.hpp"
 #include "model/model_view.hpp"
+#include "search/exchange.hpp"
 #include "search/memory_budget.hpp"
+#include "search/rank_set.hpp"
 #include "search/forecast.hpp"
 #include "search/progress.hpp"
 #include "store/frontier_store.hpp"
@@ -53,6 +55,9 @@ class SearchState {
   void fail_with_error(Location at, const std::string& message, const std::string& where,
                        std::optional<std::uint32_t> tid);
   void fail_in_init(std::uint64_t combination, const std::string& message);
+  /// A spec error or a deadlock found while expanding the frontier (smallest
+  /// rank first); false when there is one (the search ends).
+  bool report_expansion_failures();
   void stop_on_limit(const std::string& message);
   void report_unreached_goals();
   void finish_stats();
@@ -84,6 +89,7 @@ class SearchState {
       f();
       return true;
     } catch (const FrontierIoError& e) {
+      if (net) throw;  // the other processes would wait for this one: the command ends them all (abort_processes)
       stop_on_limit(e.what());
       return false;
     }
@@ -92,6 +98,60 @@ class SearchState {
   /// Why the visited set cannot take `n` more states: how full it is, and
   /// what keeps it from doubling (its own cap, or the rest of --memory).
   std::string visited_full_message(std::uint64_t n, std::size_t extra) const;
+
+  // Several processes (distributed_level.cpp): called only when `net` is
+  // set, at level boundaries. Each process owns the states whose fingerprint
+  // falls to it and orders them by their rank in the whole level ("global
+  // rank"), so keys, outcomes and traces are those of one process.
+  /// Refuses (config_error) what does not run across processes yet.
+  void refuse_unshared_options() const;
+  /// This process's states of the next level, from its level table's
+  /// `entries` and what the others found for it, in global order (keys carry
+  /// global parent ranks); sets shared_total and next_ranks.
+  std::vector<LevelTable::Entry> share_level(std::vector<LevelTable::Entry> entries, bool initial);
+  /// Sends to[p] (entries of this process's level table) to process p, in rounds
+  /// of bounded size, and adds to `mine` what the others sent that this
+  /// process's visited set does not hold (records kept in worker 0's buffer).
+  void send_successors(const std::vector<std::vector<LevelTable::Entry>>& to, std::vector<LevelTable::Entry>& mine);
+  /// The global ranks of this process's states `mine` (sorted by key); sets shared_total.
+  std::vector<std::uint64_t> rank_keys(const std::vector<LevelTable::Entry>& mine, bool initial);
+  /// True on every process when `ok` is true on every process; otherwise each
+  /// that was fine takes the stop of the first that was not.
+  bool together(bool ok);
+  /// `best` (local frontier ranks) becomes the whole level's first outcome.
+  void agree_outcome(CheckOutcome& best);
+  /// The first spec error (rank, tid, message) and deadlock of the whole level.
+  void agree_failure(std::uint64_t& error_rank, std::uint32_t& error_tid, std::string& message, std::uint64_t& dead);
+  /// Sums the statistics over the processes (at the end).
+  void reduce_stats();
+  /// The path to global rank `at` (TraceLog::path's form), and the frontier state there.
+  std::vector<std::uint32_t> shared_path(Location at);
+  std::vector<std::byte> shared_state(Location at);
+  std::uint64_t global_rank(std::uint64_t local) const { return local == CheckOutcome::none ? local : frontier_ranks[local]; }
+  /// The level just finished becomes the frontier: its ranks from next_ranks, the last frontier's kept coded.
+  void adopt_ranks();
+  /// Bytes of the global ranks held (they stay in RAM).
+  std::size_t rank_bytes() const;
+
+  // Checkpoints across processes (shared_checkpoint.cpp).
+  /// Refuses to resume a checkpoint of another number of processes; across
+  /// processes, points --checkpoint and --resume at this process's directory.
+  void place_checkpoints();
+  void write_ranks() const;
+  /// The ranks file of --resume: returns every level's size over all processes.
+  std::vector<std::uint64_t> load_ranks();
+  void check_ranks() const;
+  std::string checkpoint_root;      // --checkpoint as given (options.checkpoint.dir is this process's part)
+  bool stop_checkpointed = false;   // checkpoint_on_stop wrote one
+
+  std::unique_ptr<Exchange> net;  // null for one process
+  std::vector<std::uint64_t> frontier_ranks;  // global ranks of this process's frontier states (ascending)
+  std::vector<RankSet> past_ranks;            // per earlier level (1-based level l at l - 1): the same, coded, for traces
+  std::vector<std::uint64_t> next_ranks;  // share_level's, for the level being finished
+  std::uint64_t shared_total = 0;          // share_level's: the next level's size over all processes
+  std::uint64_t global_frontier_count = 0;
+  std::uint64_t exchanged_bytes = 0;  // reduce_stats': sent between all processes
+  bool shared_trace_fallback = false;  // --trace fewest-switches asked for, first-found given
 
   // Checkpoints (search_checkpoint.cpp).
   /// Records the statistics of the level boundary the search is at (the

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <stdexcept>
 #include <type_traits>
 
@@ -208,10 +209,14 @@ CheckpointMeta read_meta(Reader r) {
   return m;
 }
 
-void check_meta(const CheckpointMeta& m) {
+void check_meta(const CheckpointMeta& m, const std::vector<std::uint64_t>* level_totals) {
   std::uint64_t sum = 0;
-  for (std::uint64_t n : m.level_sizes) {
-    if (n == 0 || n > (std::uint64_t{1} << 48)) throw Corrupt{"a level size is out of range"};
+  if (level_totals != nullptr && level_totals->size() != m.level_sizes.size())
+    throw Corrupt{"its level sizes do not match those of the whole search"};
+  for (std::size_t l = 0; l < m.level_sizes.size(); ++l) {
+    const std::uint64_t n = m.level_sizes[l];
+    if ((n == 0 && level_totals == nullptr) || n > (std::uint64_t{1} << 48) || (level_totals != nullptr && n > (*level_totals)[l]))
+      throw Corrupt{"a level size is out of range"};
     sum += n;
   }
   if (m.level == 0 || m.level != m.level_sizes.size() || sum != m.distinct)
@@ -222,7 +227,7 @@ void check_meta(const CheckpointMeta& m) {
     throw Corrupt{"the spec's shape is inconsistent"};
 }
 
-void read_trace(Reader r, const CheckpointMeta& m, TraceLog& log) {
+void read_trace(Reader r, const CheckpointMeta& m, TraceLog& log, const std::vector<std::uint64_t>* level_totals) {
   if (r.u64() != m.level) throw Corrupt{"the trace has the wrong number of levels"};
   for (std::uint32_t l = 1; l <= m.level; ++l) {
     TraceLog::Level lv;
@@ -237,7 +242,7 @@ void read_trace(Reader r, const CheckpointMeta& m, TraceLog& log) {
     lv.tids.restore(static_cast<unsigned>(f[4]), r.words(f[7]));
     const std::uint64_t tid_limit = l == 1 ? m.init_combinations : m.transitions;
     if (lv.count != m.level_sizes[l - 1] || lv.tid_limit != tid_limit ||
-        !log.add_level(std::move(lv), l == 1 ? 1 : m.level_sizes[l - 2]))
+        !log.add_level(std::move(lv), l == 1 ? 1 : (level_totals != nullptr ? *level_totals : m.level_sizes)[l - 2]))
       throw Corrupt{"trace level " + std::to_string(l) + " is inconsistent"};
   }
   if (r.left != 0) throw Corrupt{"section trace has unread bytes"};
@@ -304,12 +309,12 @@ void write_checkpoint(const std::string& dir, const CheckpointMeta& meta, const 
 }
 
 CheckpointData parse_checkpoint(std::span<const std::byte> bytes, const std::string& name, TraceLog& log,
-                                Checksums checksums) {
+                                Checksums checksums, const std::vector<std::uint64_t>* level_totals) {
   try {
     const std::vector<Reader> s = split_sections(bytes, checksums);
     CheckpointData d;
     d.meta = read_meta(s[0]);
-    check_meta(d.meta);
+    check_meta(d.meta, level_totals);
     const CheckpointMeta& m = d.meta;
     d.visited = {s[1].p, s[1].left};
     const std::uint64_t visited_bytes = m.exact ? m.distinct * m.encoded_bytes()
@@ -318,7 +323,7 @@ CheckpointData parse_checkpoint(std::span<const std::byte> bytes, const std::str
     d.frontier = {s[3].p, s[3].left};
     if (d.frontier.size() / m.state_size != m.level_sizes.back() || d.frontier.size() % m.state_size != 0)
       throw Corrupt{"the frontier has the wrong size"};
-    read_trace(s[2], m, log);
+    read_trace(s[2], m, log, level_totals);
     return d;
   } catch (const Corrupt& c) {
     throw config_error("checkpoint " + name + " is truncated/corrupt (" + c.why + "); it cannot be resumed");
@@ -356,7 +361,16 @@ MappedCheckpoint::MappedCheckpoint(const std::string& dir) : path_(checkpoint_pa
 
 std::string describe_checkpoint(const std::string& dir) {
   struct stat st {};
-  if (stat(checkpoint_path(dir).c_str(), &st) != 0) return "";
+  if (stat(checkpoint_path(dir).c_str(), &st) != 0) {
+    // A checkpoint of K processes: one in each DIR/process-P-of-K (search/shared_checkpoint.cpp).
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+      const std::string name = entry.path().filename().string();
+      if (name.rfind("process-0-of-", 0) == 0 && stat(checkpoint_path(entry.path().string()).c_str(), &st) == 0)
+        return "a checkpoint written by " + name.substr(13) + " processes";
+    }
+    return "";
+  }
   try {
     const MappedCheckpoint file(dir);
     TraceLog log;

@@ -98,9 +98,13 @@ void write_checkpoint(const std::string& dir, const CheckpointMeta& meta, const 
 /// be resumed") for anything but a well-formed, self-consistent checkpoint.
 /// `Checksums::skip` is for the fuzzer only, so that its mutations reach the
 /// parsing behind the checksums; every other reader verifies them.
+/// `level_totals`: for one process's part of a checkpoint of several
+/// (search/shared_checkpoint.cpp), every level's size over all processes:
+/// its trace records' parents are numbered in those, and its own levels may be empty.
 enum class Checksums { verify, skip };
 CheckpointData parse_checkpoint(std::span<const std::byte> bytes, const std::string& name, TraceLog& log,
-                                Checksums checksums = Checksums::verify);
+                                Checksums checksums = Checksums::verify,
+                                const std::vector<std::uint64_t>* level_totals = nullptr);
 
 /// What DIR's checkpoint holds, for a message: "a checkpoint of spec 'X'
 /// (constants: ...) at level L", what is wrong with it, or "" when DIR has none.

@@ -1,0 +1,280 @@
+// The search across processes (MPI ranks), at its level boundaries; see
+// search_state.hpp. Nothing here runs with one process (`net` is null).
+//
+// Ownership: a state belongs to the process that the top 32 bits of its
+// 128-bit hash name: the visited set reads only its first 72 bits (home slot
+// and signature) and the level table its low bits, so each process's set and
+// table fill as evenly as one process's.
+// Order: one process sorts a level by key = (parent's rank << tid bits) | tid,
+// keeping the smallest key per state. Here every process numbers its
+// frontier by the states' ranks in the whole level (global ranks), so a key
+// made from a global parent rank is the key one process would compute, the
+// owner keeps the smallest over all discoverers, and a state's global rank
+// is the number of keys below its own over all processes.
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+
+#include "search/search_state.hpp"
+
+namespace statecheck::detail {
+
+namespace {
+
+constexpr std::uint64_t most = std::numeric_limits<std::uint64_t>::max();
+/// Bytes a process sends to one other per round of the exchange: the send and
+/// receive buffers stay bounded however large the level.
+constexpr std::size_t round_bytes = std::size_t{16} << 20;
+
+int owner_of(std::uint64_t hi, int processes) {
+  return static_cast<int>(((hi >> 32) * static_cast<std::uint64_t>(processes)) >> 32);
+}
+
+struct Header {  // what precedes a state record in the exchange
+  std::uint64_t lo, hi, key;
+};
+
+}  // namespace
+
+void SearchState::refuse_unshared_options() const {
+  const std::string several = "with " + std::to_string(net->size()) + " processes, ";
+  if (options.exact) throw config_error(several + "--exact is not supported: drop --exact, or run one process");
+  if (ops.stabilizer != nullptr || ops.canonicalize != nullptr)
+    throw config_error(several + "symmetry reduction is not supported: add --no-symmetry, or run one process");
+  // Checkpoints: one per process (shared_checkpoint.cpp).
+}
+
+std::vector<LevelTable::Entry> SearchState::share_level(std::vector<LevelTable::Entry> entries, bool initial) {
+  const int k = net->size(), me = net->rank();
+  const std::uint64_t tid_mask = (std::uint64_t{1} << tid_bits) - 1;
+  // Keys with global parent ranks (an initial key, the combination, is global already).
+  std::vector<std::vector<LevelTable::Entry>> to(static_cast<std::size_t>(k));
+  for (LevelTable::Entry& e : entries) {
+    if (!initial) e.key = (global_rank(e.key >> tid_bits) << tid_bits) | (e.key & tid_mask);
+    const int owner = owner_of(e.hi, k);
+    // Every process makes every initial state: each keeps its own and sends none.
+    if (owner == me || !initial) to[static_cast<std::size_t>(owner)].push_back(e);
+  }
+  // Every process counted the initial states it made: the first one's count stands for all.
+  if (initial && me != 0) workers[0]->generated = 0;
+  std::vector<LevelTable::Entry> mine = std::move(to[static_cast<std::size_t>(me)]);
+  to[static_cast<std::size_t>(me)].clear();
+  send_successors(to, mine);
+  // One entry per state, with its smallest key; then the level's order.
+  std::sort(mine.begin(), mine.end(), [](const LevelTable::Entry& a, const LevelTable::Entry& b) {
+    return a.hi != b.hi ? a.hi < b.hi : a.lo != b.lo ? a.lo < b.lo : a.key < b.key;
+  });
+  mine.erase(std::unique(mine.begin(), mine.end(),
+                         [](const LevelTable::Entry& a, const LevelTable::Entry& b) { return a.lo == b.lo && a.hi == b.hi; }),
+             mine.end());
+  std::sort(mine.begin(), mine.end(), [](const LevelTable::Entry& a, const LevelTable::Entry& b) { return a.key < b.key; });
+  next_ranks = rank_keys(mine, initial);
+  return mine;
+}
+
+void SearchState::send_successors(const std::vector<std::vector<LevelTable::Entry>>& to,
+                                  std::vector<LevelTable::Entry>& mine) {
+  const std::size_t item = sizeof(Header) + layout.stride;
+  // Rounds of at most round_bytes to each process, until every process has sent all.
+  const std::size_t per_round = std::max<std::size_t>(1, round_bytes / item);
+  std::uint64_t rounds = 0;
+  for (const auto& t : to) rounds = std::max<std::uint64_t>(rounds, (t.size() + per_round - 1) / per_round);
+  rounds = most - net->one_min(most - rounds);
+  RecordBuffer& store = workers[0]->found;  // received records join worker 0's, which the level reads by index
+  for (std::uint64_t round = 0; round < rounds; ++round) {
+    std::vector<std::vector<std::byte>> out(to.size());
+    for (std::size_t d = 0; d < to.size(); ++d) {
+      const std::size_t from = std::min(to[d].size(), static_cast<std::size_t>(round) * per_round);
+      const std::size_t until = std::min(to[d].size(), from + per_round);
+      out[d].resize((until - from) * item);
+      for (std::size_t i = from; i < until; ++i) {
+        const LevelTable::Entry& e = to[d][i];
+        const Header h{e.lo, e.hi, e.key};
+        std::byte* at = out[d].data() + (i - from) * item;
+        std::memcpy(at, &h, sizeof h);
+        std::memcpy(at + sizeof h, workers[e.worker]->found.at(e.record), layout.stride);
+      }
+    }
+    const std::vector<std::byte> in = net->all_to_all(out);
+    for (std::size_t at = 0; at + item <= in.size(); at += item) {
+      Header h;
+      std::memcpy(&h, in.data() + at, sizeof h);
+      if (visited->contains({h.lo, h.hi})) continue;  // the owner's set: the one that knows
+      std::memcpy(store.next(), in.data() + at + sizeof h, layout.stride);
+      mine.push_back({h.key, h.lo, h.hi, 0, store.size()});
+      store.commit();
+    }
+  }
+}
+
+std::vector<std::uint64_t> SearchState::rank_keys(const std::vector<LevelTable::Entry>& mine, bool initial) {
+  // A state's global rank is the number of keys below its own over all processes. The key space
+  // is cut into K blocks of consecutive keys (parents, or initial combinations, spread evenly);
+  // each process ranks the keys of its block, offset by the keys of the blocks before it, and
+  // sends each rank back where its key came from. 16 bytes a state, whatever K.
+  const auto k = static_cast<std::size_t>(net->size());
+  // Blocks of parents (of initial combinations): parent * K stays far below 2^64.
+  const std::uint64_t space = std::max<std::uint64_t>(initial ? ops.init_combinations : global_frontier_count, 1);
+  auto block_of = [&](std::uint64_t key) {
+    const std::uint64_t parent = initial ? key : key >> tid_bits;
+    return static_cast<std::size_t>(parent * k / space);
+  };
+  std::vector<std::vector<std::byte>> out(k);
+  for (const LevelTable::Entry& e : mine) {  // sorted by key, so each block's keys are a sorted run
+    std::vector<std::byte>& to = out[std::min(block_of(e.key), k - 1)];
+    to.resize(to.size() + sizeof e.key);
+    std::memcpy(to.data() + to.size() - sizeof e.key, &e.key, sizeof e.key);
+  }
+  std::vector<std::uint64_t> from;
+  const std::vector<std::byte> in = net->all_to_all(out, &from);
+  std::vector<std::uint64_t> keys(in.size() / sizeof(std::uint64_t));
+  if (!keys.empty()) std::memcpy(keys.data(), in.data(), in.size());
+  std::vector<std::uint64_t> sorted = keys;
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<std::uint64_t> totals;
+  const std::vector<std::uint64_t> block_sizes = net->all_gather({sorted.size()}, totals);
+  std::uint64_t before = 0;
+  for (std::size_t b = 0; b < static_cast<std::size_t>(net->rank()); ++b) before += block_sizes[b];
+  shared_total = 0;
+  for (const std::uint64_t n : block_sizes) shared_total += n;
+  // The ranks go back in the order the keys came, to each process its own.
+  std::vector<std::vector<std::byte>> back(k);
+  std::size_t at = 0;
+  for (std::size_t p = 0; p < k; ++p) {
+    back[p].resize(from[p]);
+    for (std::size_t i = 0; i < from[p] / sizeof(std::uint64_t); ++i, ++at) {
+      const std::uint64_t rank = before + static_cast<std::uint64_t>(std::lower_bound(sorted.begin(), sorted.end(), keys[at]) - sorted.begin());
+      std::memcpy(back[p].data() + i * sizeof rank, &rank, sizeof rank);
+    }
+  }
+  const std::vector<std::byte> returned = net->all_to_all(back);
+  std::vector<std::uint64_t> ranks(mine.size());
+  if (returned.size() != ranks.size() * sizeof(std::uint64_t)) throw std::logic_error("the level order lost ranks");
+  if (!ranks.empty()) std::memcpy(ranks.data(), returned.data(), returned.size());
+  return ranks;
+}
+
+
+bool SearchState::together(bool ok) {
+  const int first = net->first_with(!ok);
+  if (first == net->size()) return true;
+  const std::string message = net->share(result.limit_message, first);
+  // A stop that wrote its checkpoint (Ctrl-C: at a batch boundary, before the level is finished)
+  // needs every process's part of it: those that were still going write theirs too.
+  const bool checkpointed = net->one_min(!ok && stop_checkpointed ? 0 : 1) == 0;
+  if (ok) {
+    if (checkpointed) checkpoint_on_stop();
+    stop_on_limit(message);
+  }
+  return false;
+}
+
+void SearchState::agree_outcome(CheckOutcome& best) {
+  std::vector<std::uint64_t> ranks{global_rank(best.violation_rank), global_rank(best.error_rank)};
+  for (const std::uint64_t g : best.goal_ranks) ranks.push_back(global_rank(g));
+  std::vector<std::uint64_t> first = ranks;
+  net->min(first);
+  // The first violation's invariant, and the first error's message, come from the process that holds it.
+  const bool holds_violation = ranks[0] != most && ranks[0] == first[0];
+  best.violated = static_cast<std::uint32_t>(net->one_min(holds_violation ? best.violated : most));
+  const int error_at = net->first_with(ranks[1] != most && ranks[1] == first[1]);
+  if (error_at != net->size()) best.error = net->share(best.error, error_at);
+  best.violation_rank = first[0];
+  best.error_rank = first[1];
+  for (std::size_t g = 0; g < best.goal_ranks.size(); ++g) best.goal_ranks[g] = first[2 + g];
+}
+
+void SearchState::agree_failure(std::uint64_t& error_rank, std::uint32_t& error_tid, std::string& message,
+                                std::uint64_t& dead) {
+  std::vector<std::uint64_t> first{global_rank(error_rank), global_rank(dead)};
+  const std::uint64_t mine = first[0];
+  net->min(first);
+  const bool holds = mine != most && mine == first[0];
+  const std::uint64_t tid = net->one_min(holds ? error_tid : most);
+  const int at = net->first_with(holds && error_tid == tid);
+  if (at != net->size()) message = net->share(message, at);
+  error_rank = first[0];
+  error_tid = static_cast<std::uint32_t>(tid);
+  dead = first[1];
+}
+
+void SearchState::reduce_stats() {
+  Stats& s = result.stats;
+  std::vector<std::uint64_t> v{s.distinct, s.generated, s.level_table_retries};
+  v.insert(v.end(), s.level_sizes.begin(), s.level_sizes.end());
+  for (const auto& a : s.actions) v.push_back(a.new_states);
+  v.insert(v.end(), s.transition_new.begin(), s.transition_new.end());
+  v.insert(v.end(), s.transition_enabled.begin(), s.transition_enabled.end());
+  net->sum(v);
+  auto next = v.begin();
+  s.distinct = *next++;
+  s.generated = *next++;
+  s.level_table_retries = *next++;
+  for (auto& n : s.level_sizes) n = *next++;
+  for (auto& a : s.actions) a.new_states = *next++;
+  for (auto& n : s.transition_new) n = *next++;
+  for (auto& n : s.transition_enabled) n = *next++;
+  exchanged_bytes = net->one_sum(net->bytes_sent);
+  if (net->rank() == 0)  // the cost of spreading the search, for bench/mpi.txt (stderr: the report stays as one process's)
+    std::fprintf(stderr, "statecheck: %d processes sent each other %llu bytes (%.1f a state)\n", net->size(),
+                 static_cast<unsigned long long>(exchanged_bytes),
+                 s.distinct == 0 ? 0.0 : static_cast<double>(exchanged_bytes) / static_cast<double>(s.distinct));
+}
+
+void SearchState::adopt_ranks() {
+  if (level >= 1) past_ranks.emplace_back(frontier_ranks, global_frontier_count);
+  frontier_ranks = std::move(next_ranks);
+  next_ranks.clear();
+  global_frontier_count = shared_total;
+}
+
+std::size_t SearchState::rank_bytes() const {
+  std::size_t bytes = (frontier_ranks.capacity() + next_ranks.capacity()) * sizeof(std::uint64_t);
+  for (const RankSet& r : past_ranks) bytes += r.bytes();
+  return bytes;
+}
+
+std::vector<std::uint32_t> SearchState::shared_path(Location at) {
+  std::vector<std::uint32_t> path(at.level);
+  std::uint64_t g = at.rank;
+  for (std::uint32_t l = at.level; l >= 1; --l) {
+    std::optional<std::uint64_t> held;
+    if (l == level) {
+      const auto it = std::lower_bound(frontier_ranks.begin(), frontier_ranks.end(), g);
+      if (it != frontier_ranks.end() && *it == g) held = static_cast<std::uint64_t>(it - frontier_ranks.begin());
+    } else {
+      held = past_ranks[l - 1].find(g);
+    }
+    std::vector<std::uint64_t> step{most, most};
+    if (held) {
+      const TraceLog::Step s = log.get(l, *held);
+      step = {s.parent_rank, s.tid};
+    }
+    net->min(step);
+    if (step[1] == most) throw std::logic_error("no process holds state " + std::to_string(g) + " of level " + std::to_string(l));
+    path[l - 1] = static_cast<std::uint32_t>(step[1]);
+    g = step[0];
+  }
+  return path;
+}
+
+std::vector<std::byte> SearchState::shared_state(Location at) {
+  const std::vector<std::uint64_t>& ranks = frontier_ranks;
+  const auto it = std::lower_bound(ranks.begin(), ranks.end(), at.rank);
+  const bool holds = it != ranks.end() && *it == at.rank;
+  std::vector<std::byte> state;
+  if (holds) {
+    const auto local = static_cast<std::uint64_t>(it - ranks.begin());
+    const std::byte* s = frontier.view(local, local + 1);
+    state.assign(s, s + frontier_stride);
+  }
+  const int root = net->first_with(holds);
+  if (root == net->size()) throw std::logic_error("no process holds state " + std::to_string(at.rank) + " of the frontier");
+  net->broadcast(state, root);
+  return state;
+}
+
+}  // namespace statecheck::detail

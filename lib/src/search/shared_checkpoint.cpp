@@ -1,0 +1,138 @@
+// Checkpoints of a search across processes: one per process, in
+// DIR/process-P-of-K/ (the one-process format, with that process's share of
+// the visited set, trace log, frontier and counts), beside a ranks file (the
+// global ranks of its states, which the trace and the next level need). Every
+// process writes at the same level boundary; a checkpoint of K processes is
+// resumed only by K processes (the states are spread by fingerprint over K).
+#include <xxhash.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+#include "search/search_state.hpp"
+
+namespace statecheck::detail {
+
+namespace {
+
+constexpr std::uint64_t ranks_magic = 0x31534b4e41524353;  // "SCRANKS1"
+
+std::string process_dir(int process, int processes) {
+  return "process-" + std::to_string(process) + "-of-" + std::to_string(processes);
+}
+
+/// K of the checkpoint of K processes in `dir`; 0 when there is none (or it is one process's).
+int checkpoint_processes(const std::string& dir) {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    int p = 0, k = 0;
+    if (std::sscanf(name.c_str(), "process-%d-of-%d", &p, &k) == 2 && k > 0) return k;
+  }
+  return 0;
+}
+
+std::string ranks_path(const std::string& dir) { return dir + "/ranks.bin"; }
+
+/// A fresh run replaces the checkpoint in its directory (the command line refused that without
+/// --overwrite-checkpoint): the parts of a checkpoint of another number of processes go, so
+/// that what is left is one checkpoint.
+void remove_other_counts(const std::string& dir, int processes) {
+  std::error_code ec;
+  std::vector<std::filesystem::path> stale;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    int p = 0, k = 0;
+    if (std::sscanf(entry.path().filename().string().c_str(), "process-%d-of-%d", &p, &k) == 2 && k != processes)
+      stale.push_back(entry.path());
+  }
+  for (const auto& path : stale) std::filesystem::remove_all(path, ec);
+}
+
+}  // namespace
+
+void SearchState::place_checkpoints() {
+  const int k = net ? net->size() : 1;
+  if (!options.checkpoint.resume.empty()) {
+    const int written_by = checkpoint_processes(options.checkpoint.resume);
+    if (written_by != 0 && written_by != k)
+      throw config_error("checkpoint " + options.checkpoint.resume + " was written by " + std::to_string(written_by) +
+                         " processes (each holds the states its fingerprints give it); resume it with mpirun -np " +
+                         std::to_string(written_by));
+    if (net && written_by == 0 && std::filesystem::exists(checkpoint_path(options.checkpoint.resume)))
+      throw config_error("checkpoint " + options.checkpoint.resume +
+                         " was written by one process; resume it as one process, without mpirun");
+  }
+  if (!net) return;
+  checkpoint_root = options.checkpoint.dir;
+  if (!checkpoint_root.empty() && options.checkpoint.resume.empty() && net->rank() == 0)
+    remove_other_counts(checkpoint_root, k);
+  const std::string mine = process_dir(net->rank(), k);
+  if (!options.checkpoint.dir.empty()) options.checkpoint.dir += "/" + mine;
+  if (!options.checkpoint.resume.empty()) options.checkpoint.resume += "/" + mine;
+}
+
+void SearchState::write_ranks() const {
+  std::vector<std::uint64_t> words{ranks_magic, static_cast<std::uint64_t>(net->size()),
+                                   static_cast<std::uint64_t>(net->rank()), global_frontier_count, past_ranks.size()};
+  auto add_level = [&](const std::vector<std::uint64_t>& ranks, std::uint64_t universe) {
+    words.push_back(universe);
+    words.push_back(ranks.size());
+    words.insert(words.end(), ranks.begin(), ranks.end());
+  };
+  for (const RankSet& r : past_ranks) add_level(r.values(), r.universe());
+  add_level(frontier_ranks, global_frontier_count);
+  words.push_back(XXH3_64bits(words.data(), words.size() * sizeof(std::uint64_t)));
+  const std::string path = ranks_path(options.checkpoint.dir), temp = path + ".tmp";
+  std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(words.data()), static_cast<std::streamsize>(words.size() * sizeof(std::uint64_t)));
+  out.close();
+  if (!out || std::rename(temp.c_str(), path.c_str()) != 0)
+    throw std::runtime_error("could not write " + path + " (" + std::strerror(errno) + ")");
+}
+
+std::vector<std::uint64_t> SearchState::load_ranks() {
+  const std::string path = ranks_path(options.checkpoint.resume);
+  const auto damaged = [&](const std::string& why) {
+    return config_error("checkpoint " + path + " " + why + "; it cannot be resumed");
+  };
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw damaged("is missing");
+  std::vector<std::uint64_t> words;
+  for (std::uint64_t w = 0; in.read(reinterpret_cast<char*>(&w), sizeof w);) words.push_back(w);
+  if (words.size() < 6 || words[0] != ranks_magic ||
+      XXH3_64bits(words.data(), (words.size() - 1) * sizeof(std::uint64_t)) != words.back())
+    throw damaged("is truncated or corrupt");
+  if (words[1] != static_cast<std::uint64_t>(net->size()) || words[2] != static_cast<std::uint64_t>(net->rank()))
+    throw damaged("belongs to another process");
+  global_frontier_count = words[3];
+  std::size_t at = 5;
+  auto next_level = [&](std::uint64_t& universe) {
+    if (at + 2 > words.size() - 1 || words[at + 1] > words.size() - 1 - (at + 2)) throw damaged("is truncated or corrupt");
+    universe = words[at];
+    const auto n = static_cast<std::size_t>(words[at + 1]);
+    std::vector<std::uint64_t> ranks(words.begin() + static_cast<std::ptrdiff_t>(at + 2),
+                                     words.begin() + static_cast<std::ptrdiff_t>(at + 2 + n));
+    at += 2 + n;
+    return ranks;
+  };
+  std::vector<std::uint64_t> totals;  // every level's size over all processes
+  past_ranks.clear();
+  for (std::uint64_t l = 0; l < words[4]; ++l) {
+    const std::vector<std::uint64_t> ranks = next_level(totals.emplace_back());
+    past_ranks.emplace_back(ranks, totals.back());
+  }
+  frontier_ranks = next_level(totals.emplace_back());
+  if (totals.back() != global_frontier_count || at != words.size() - 1) throw damaged("is truncated or corrupt");
+  return totals;
+}
+
+void SearchState::check_ranks() const {
+  if (frontier_ranks.size() != frontier_count || past_ranks.size() + 1 != level)
+    throw config_error("checkpoint " + ranks_path(options.checkpoint.resume) +
+                       " does not match its checkpoint.sckp; it cannot be resumed");
+}
+
+}  // namespace statecheck::detail

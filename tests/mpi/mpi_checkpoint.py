@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""A checkpoint of K MPI processes, resumed by K: one process's answer.
+
+usage: mpi_checkpoint.py STATECHECK MPIEXEC K -- check ARGS...
+
+Runs `check ARGS` as K processes with a checkpoint at every level boundary
+(the last one is the boundary before the run ended, so resuming it restores
+every process's visited set, trace log, frontier and global ranks and then
+finishes the search, rebuilding any trace through the restored logs), resumes
+it as K processes, and compares every answer field with one process's run
+(mpi_compare.py's rules; the resumed run also says where it resumed). Then
+resuming with K + 1 processes and with one must be refused in one line.
+"""
+import subprocess
+import sys
+import tempfile
+
+from mpi_compare import differences, run
+
+
+def main():
+    if len(sys.argv) < 6 or sys.argv[4] != "--":
+        sys.exit(__doc__)
+    binary, mpiexec, k = sys.argv[1:4]
+    args = sys.argv[5:]
+    mpi = lambda n: [mpiexec, "--oversubscribe", "--allow-run-as-root", "-np", str(n), binary]
+    problems = []
+    with tempfile.TemporaryDirectory() as d:
+        first = subprocess.run(mpi(k) + args + ["--checkpoint", d, "--checkpoint-every", "0.000001", "--quiet"],
+                               capture_output=True, text=True, timeout=120)
+        code, alone, _ = run([binary] + args + ["--format", "json"])
+        k_code, resumed, _ = run(mpi(k) + args + ["--resume", d, "--format", "json"])
+        if first.returncode != code:
+            problems.append(f"the checkpointed run exited {first.returncode}, one process {code}")
+        if k_code != code:
+            problems.append(f"the resumed run exited {k_code}, one process {code}")
+        if not resumed.pop("resumed_from_level", None):
+            problems.append("the resumed run does not say where it resumed")
+        problems += differences(alone, resumed)
+        for n, words in ((int(k) + 1, f"was written by {k} processes"), (1, f"resume it with mpirun -np {k}")):
+            command = (mpi(n) if n > 1 else [binary]) + args + ["--resume", d]
+            refused = subprocess.run(command, capture_output=True, text=True, timeout=120)
+            if words not in refused.stderr or refused.returncode == 0:
+                problems.append(f"resuming with {n} processes: exit {refused.returncode}, {refused.stderr[:300]!r}")
+    print(f"-np {k} {' '.join(args)}: checkpoint resumed: {'same answer' if not problems else 'DIFFERENT'}")
+    for p in problems[:20]:
+        print("   ", p)
+    sys.exit(1 if problems else 0)
+
+
+if __name__ == "__main__":
+    main()
