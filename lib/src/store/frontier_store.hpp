@@ -49,6 +49,16 @@ class FrontierStore {
   /// States [begin, end) (end - begin <= window()); on disk, read into the
   /// window, valid until the next call. Logically const: the level is unchanged.
   const std::byte* view(std::uint64_t begin, std::uint64_t end) const;
+  /// Starts a level on disk whose size is not known yet (the next level,
+  /// streamed while it is made): append_block() and append_commit() add
+  /// states at its end, a window at a time.
+  void start_appending();
+  /// Where the next `n` states go (n <= window()); append_commit(n) writes them.
+  std::byte* append_block(std::uint64_t n);
+  void append_commit(std::uint64_t n);
+  /// Exchanges the levels (not the configuration or the run's counters) with
+  /// `other`: the streamed next level becomes the frontier.
+  void swap_level(FrontierStore& other) noexcept;
   /// Moves a level held in RAM to a file (--memory needs the room).
   void spill();
   /// Drops the level (its array or file): it has been expanded.
