@@ -65,11 +65,11 @@ void LevelWriter::count_orbit_states(const std::byte* states, std::uint64_t n) {
 }
 
 std::vector<LevelTable::Entry> LevelWriter::collect_entries() {
-  std::vector<LevelTable::Entry> all(static_cast<std::size_t>(table.size()));
+  std::vector<LevelTable::Entry> all(static_cast<std::size_t>(table->size()));
   std::atomic<std::size_t> filled{0};
-  parallel(0, table.capacity(), 1u << 14, [&](const auto& r) {
+  parallel(0, table->capacity(), 1u << 14, [&](const auto& r) {
     std::vector<LevelTable::Entry> part;  // at most 2^14 entries
-    table.collect(r.begin(), r.end(), part);
+    table->collect(r.begin(), r.end(), part);
     const std::size_t at = filled.fetch_add(part.size());
     if (at + part.size() <= all.size()) std::copy(part.begin(), part.end(), all.begin() + static_cast<std::ptrdiff_t>(at));
   });
@@ -107,11 +107,11 @@ bool LevelWriter::flush_due() const {
   if (stream_forced()) return true;
   // The first flush takes all that the level found before it streamed; then
   // past half its load limit: emptied, the table takes the next batches without growing.
-  return streamed == 0 || !table.has_room(table.size());
+  return streamed == 0 || !table->has_room(table->size());
 }
 
 bool LevelWriter::flush_stream() {
-  const std::uint64_t k = table.size();
+  const std::uint64_t k = table->size();
   if (k == 0) return true;
   const std::string what = "streaming level " + std::to_string(level + 1) + " to --workdir (" +
                            std::to_string(streamed + k) + " states so far)";
@@ -131,10 +131,19 @@ bool LevelWriter::flush_stream() {
     return false;
   }
   for (const LevelTable::Entry& e : entries) streamed_keys.push_back(e.key);
+  const bool first = streamed == 0;
   streamed += k;
-  table.clear();
+  table->clear();
   for (auto& w : workers) w->found.clear();
+  if (first) shed_level_memory();  // what the level found before it streamed, and earlier levels, are on disk now
   return true;
+}
+
+void LevelWriter::shed_level_memory() {
+  if (table->size() != 0) throw std::logic_error("the level table is shed while it holds states");
+  table = std::make_unique<LevelTable>();
+  ctx.table = table.get();  // the workers read it through ctx, between batches only
+  for (auto& w : workers) w->found = RecordBuffer(layout.stride);
 }
 
 void LevelWriter::interrupt_hook(std::uint64_t expanded) const {

@@ -45,6 +45,10 @@ class LevelWriter : public SearchState {
   /// Streaming, at the level's end: the last flush, then next_level becomes
   /// the frontier (the expanded one is dropped); its `n` keys stay in streamed_keys.
   bool end_stream(std::uint64_t& n);
+  /// Streaming, with the table and the records empty: gives back what they
+  /// grew to for earlier levels made in RAM (the visited set may need that
+  /// room to double); they grow again only to what a flush holds.
+  void shed_level_memory();
   /// Whether the table holds enough to flush now (or a test asks for a flush after every batch).
   bool flush_due() const;
   /// The frontier-stream-interrupt test hook (store/fault.hpp): a Ctrl-C

@@ -73,8 +73,8 @@ class Search : public LevelWriter {
       w.error(w.error_rank, 0, non_std_exception);
     }
     // make_room_for_initial_state grows the table before each initial state: no claim can fail.
-    if (table.full()) throw std::logic_error("the level table filled while making the initial states");
-    table.set_size(w.found.size());
+    if (table->full()) throw std::logic_error("the level table filled while making the initial states");
+    table->set_size(w.found.size());
     if (stop_requested.load()) {  // the spec's init loop returned early
       stop_on_limit("interrupted while making the initial states (" + std::to_string(ops.init_combinations) +
                     " combinations); nothing was checked");
@@ -84,7 +84,7 @@ class Search : public LevelWriter {
       fail_in_init(w.error_rank, w.error_message);
       return false;
     }
-    if (table.size() == 0) {
+    if (table->size() == 0) {
       throw config_error("spec '" + ops.name + "' has no initial state: check its init function");
     }
     return finish_level(true);
@@ -98,10 +98,10 @@ class Search : public LevelWriter {
       if (!end_stream(n) || !fit_memory(0, "level " + std::to_string(level + 1) + " (" + std::to_string(n) + " states)"))
         return false;
       record_level(n, parent_count, initial, [&](std::uint64_t i) { return streamed_keys[i]; });
-      streamed_keys.clear();
+      std::vector<std::uint64_t>().swap(streamed_keys);  // released: the next level may fit in RAM
       return true;
     }
-    const std::uint64_t n = table.size();
+    const std::uint64_t n = table->size();
     frontier.release();  // expanded: no checkpoint or trace needs it now; its room goes to the set and the next level
     bool on_disk = false;
     const std::size_t extra = plan_next_level(n, on_disk);
@@ -146,13 +146,13 @@ class Search : public LevelWriter {
     result.stats.level_sizes.push_back(n);
     forecast.level_done(n, seconds_before + std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
                         memory_use().total());
-    table.clear();
+    table->clear();
     for (auto& w : workers) w->found.clear();
     progress.publish(level, result.stats.distinct, generated_so_far(), n, table_load());
   }
 
   /// New states of the level being made: in the table, or streamed already.
-  std::uint64_t level_found() const { return table.size() + streamed; }
+  std::uint64_t level_found() const { return table->size() + streamed; }
 
   /// Checks invariants and goals on the frontier; false when the search ends.
   bool check_level() {
@@ -198,6 +198,7 @@ class Search : public LevelWriter {
     // With --workdir, the level streams from its start when the last level's
     // fan-out says it will not fit (one batch may make all of it).
     streaming = stream_possible() && stream_wanted(predicted_level(0));
+    if (streaming) shed_level_memory();
     std::uint64_t i = 0;
     std::uint64_t boost = 1;  // doubles each time a batch filled the table
     bool settled = true;      // the last batch was completed: every key in the table is final
@@ -212,10 +213,10 @@ class Search : public LevelWriter {
         Worker& w = *workers[static_cast<std::size_t>(tbb::this_task_arena::current_thread_index())];
         ops.expand(ops.model, chunk(r.begin(), r.end()), w);
       });
-      const bool filled = table.full();
+      const bool filled = table->full();
       std::uint64_t found = 0;
       for (const auto& w : workers) found += w->found.size();
-      table.set_size(found);
+      table->set_size(found);
       for (auto& w : workers) w->drop_room();
       settled = !filled;
       if (filled) {
@@ -264,7 +265,7 @@ class Search : public LevelWriter {
     // On disk, at most a window of the frontier.
     left = std::min(left, frontier.window());
     const auto fitting = [&] {
-      const double room = LevelTable::max_load * static_cast<double>(table.capacity()) - static_cast<double>(table.size());
+      const double room = LevelTable::max_load * static_cast<double>(table->capacity()) - static_cast<double>(table->size());
       return std::min<std::uint64_t>({left, static_cast<std::uint64_t>(std::max(0.0, room)) / fanout, std::uint64_t{1} << 18});
     };
     // At least a few thousand states a batch, fewer (down to one) when each is
@@ -274,15 +275,15 @@ class Search : public LevelWriter {
     const std::uint64_t least = std::min<std::uint64_t>(left, std::clamp<std::uint64_t>((std::uint64_t{1} << 16) / fanout, 1, 4096));
     if (const std::uint64_t batch = fitting(); batch >= least) return batch;
     // Growing holds the old table, its entries and the new table at once.
-    const std::size_t grown = LevelTable::bytes_for(table.size() + least * fanout, table.capacity());
-    const std::size_t moving = grown == table.bytes() ? 0 : grown + table.size() * sizeof(LevelTable::Entry);
-    if (settled && table.size() != 0 && (streaming || (stream_possible() && ram_short(0, moving)))) {
+    const std::size_t grown = LevelTable::bytes_for(table->size() + least * fanout, table->capacity());
+    const std::size_t moving = grown == table->bytes() ? 0 : grown + table->size() * sizeof(LevelTable::Entry);
+    if (settled && table->size() != 0 && (streaming || (stream_possible() && ram_short(0, moving)))) {
       streaming = true;
       if (!flush_stream()) return 0;
       if (const std::uint64_t batch = fitting(); batch >= least) return batch;
     }
     if (!fit_memory(moving, "expanding level " + std::to_string(level))) return 0;
-    table.reserve(table.size() + least * fanout);
+    table->reserve(table->size() + least * fanout);
     return std::min(least, frontier.window());  // fit_memory may have moved the frontier to disk
   }
 

@@ -197,7 +197,7 @@ void SearchState::finish_stats() {
   s.frontier_disk_bytes = frontier.disk_bytes() + next_level.disk_bytes();
   s.memory_peak = std::max(budget.peak(), memory_use().total());
   s.forecast = forecast.points(s.seconds);
-  s.level_table_slots = table.capacity();  // it never shrinks: its largest
+  s.level_table_slots = table->capacity();  // it never shrinks: its largest
   if (visited) {
     s.visited_bytes = visited->bytes();
     s.visited_capacity = visited->capacity();

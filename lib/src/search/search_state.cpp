@@ -33,7 +33,7 @@ SearchState::SearchState(const ModelOps& model_ops, const CheckOptions& opts)
   frontier_stride = round_up(ops.state_size, 8);
   tid_bits = static_cast<unsigned>(std::bit_width(std::max<std::uint32_t>(ops.transitions, 2) - 1));
   log.set_workdir(options.workdir);
-  ctx = {nullptr, nullptr, &table, layout, tid_bits};  // the set comes below, once the overhead is known
+  ctx = {nullptr, nullptr, table.get(), layout, tid_bits};  // the set comes below, once the overhead is known
   // Successors staged per flush: a state's whole fan-out when small, else
   // what fits in staging_bytes (the staging area flushes when full).
   constexpr std::size_t staging_bytes = std::size_t{256} << 10;
@@ -81,7 +81,7 @@ MemoryUse SearchState::memory_use() const {
   use.set_size = visited ? visited->bytes() : exact->bytes();
   use.log = log.bytes();
   use.log_can_spill = log.can_spill();
-  use.rest = table.bytes() + frontier.ram_bytes() + next_level.ram_bytes() + streamed_keys.capacity() * sizeof(std::uint64_t);
+  use.rest = table->bytes() + frontier.ram_bytes() + next_level.ram_bytes() + streamed_keys.capacity() * sizeof(std::uint64_t);
   for (const auto& w : workers) use.rest += w->found.bytes();
   return use;
 }
@@ -148,12 +148,12 @@ bool SearchState::stream_forced() {
 bool SearchState::stream_wanted(std::uint64_t n) const {
   if (!stream_possible()) return false;
   if (stream_forced()) return true;
-  n = std::max(n, table.size());
+  n = std::max(n, table->size());
   // Making the rest of the level in the table and the workers' records (growing
   // the table holds the old one, its entries and the new one at once), then sorting it.
-  const std::size_t grown = LevelTable::bytes_for(n, table.capacity());
-  const std::size_t growing = static_cast<std::size_t>(n - table.size()) * layout.stride +
-                              (grown == table.bytes() ? 0 : grown + static_cast<std::size_t>(table.size()) * sizeof(LevelTable::Entry));
+  const std::size_t grown = LevelTable::bytes_for(n, table->capacity());
+  const std::size_t growing = static_cast<std::size_t>(n - table->size()) * layout.stride +
+                              (grown == table->bytes() ? 0 : grown + static_cast<std::size_t>(table->size()) * sizeof(LevelTable::Entry));
   bool on_disk = false;
   const std::size_t finishing = plan_next_level(n, on_disk);
   return ram_short(n, growing + finishing);

@@ -128,7 +128,7 @@ class SearchState {
   unsigned tid_bits = 1;
   std::unique_ptr<VisitedSet> visited;  // fingerprint mode
   std::unique_ptr<ExactSet> exact;      // --exact
-  LevelTable table;
+  std::unique_ptr<LevelTable> table = std::make_unique<LevelTable>();  // replaced, smaller, by LevelWriter::shed_level_memory
   LevelContext ctx;
   std::vector<std::unique_ptr<Worker>> workers;
   std::vector<Worker*> peers;
