@@ -83,6 +83,8 @@ TEST_CASE("next level streamed while made: a --memory that cannot hold the level
     const auto disk = sh(run + " --threads " + threads + " --memory 30M --workdir " + work);
     CHECK(disk.code == 0);
     CHECK(spilled(disk.out) > 0);
+    // Within --memory plus the 16 MiB of process slack the README allows.
+    CHECK(test::field(test::parse_json(disk.out), "stats/peak_rss_bytes").get<std::uint64_t>() <= (30u + 16u) << 20);
     CHECK(search_facts(disk.out) == search_facts(ram.out));
     CHECK(fs::is_empty(work));
   }

@@ -4,6 +4,10 @@
 
 #include <tbb/enumerable_thread_specific.h>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -131,11 +135,10 @@ bool LevelWriter::flush_stream() {
     return false;
   }
   for (const LevelTable::Entry& e : entries) streamed_keys.push_back(e.key);
-  const bool first = streamed == 0;
   streamed += k;
   table->clear();
   for (auto& w : workers) w->found.clear();
-  if (first) shed_level_memory();  // what the level found before it streamed, and earlier levels, are on disk now
+  if (!shed_) shed_level_memory();  // what the level found before it streamed, and earlier levels, are on disk now
   return true;
 }
 
@@ -144,6 +147,12 @@ void LevelWriter::shed_level_memory() {
   table = std::make_unique<LevelTable>();
   ctx.table = table.get();  // the workers read it through ctx, between batches only
   for (auto& w : workers) w->found = RecordBuffer(layout.stride);
+#if defined(__GLIBC__)
+  // The records' 1 MiB blocks came from the heap (glibc serves them there once
+  // one was freed): handing them back keeps the resident memory what --memory counts.
+  malloc_trim(0);
+#endif
+  shed_ = true;
 }
 
 void LevelWriter::interrupt_hook(std::uint64_t expanded) const {
@@ -158,6 +167,7 @@ bool LevelWriter::end_stream(std::uint64_t& n) {
   n = streamed;
   streamed = 0;
   streaming = false;
+  shed_ = false;
   return true;
 }
 

@@ -59,6 +59,8 @@ class LevelWriter : public SearchState {
   /// With symmetry: adds the concrete states that the n new representatives
   /// stand for to the stats (once per new state, never per successor).
   void count_orbit_states(const std::byte* states, std::uint64_t n);
+
+  bool shed_ = false;  // shed_level_memory() ran for the level being streamed
 };
 
 }  // namespace statecheck::detail
