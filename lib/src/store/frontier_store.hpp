@@ -6,7 +6,9 @@
 // visited set and the level table, the level goes to a sequential file in
 // --workdir (unlinked at creation, so it is removed with the process however
 // the run ends) and is read and written through one window buffer of fixed
-// size, block by block in rank order. Only bytes, no search logic:
+// size, block by block in rank order. A level can also be appended to a file
+// a window at a time before its size is known (the next level, streamed while
+// it is made; search/level_writer.hpp). Only bytes, no search logic:
 // the search decides when a level goes to disk (search_state.cpp).
 //
 // I/O failures throw FrontierIoError: one line naming the file and the fix.
