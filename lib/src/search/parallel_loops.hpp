@@ -1,6 +1,6 @@
 // lib/src/search/parallel_loops.hpp - the search's two parallel loops over
 // oneTBB (a level's chunks, the level's sort), written so that ThreadSanitizer
-// sees how they order memory. Included by search.cpp only.
+// sees how they order memory. Included by search.cpp and level_writer.cpp only.
 #pragma once
 
 #include <tbb/blocked_range.h>

@@ -9,12 +9,13 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <memory>
 #include <stdexcept>
 
 #include "search/parallel_loops.hpp"
 #include "search/progress.hpp"
-#include "search/search_state.hpp"
+#include "search/level_writer.hpp"
 #include "report/trace_builder.hpp"
 
 namespace statecheck::detail {
@@ -22,15 +23,13 @@ namespace statecheck::detail {
 namespace {
 
 constexpr std::size_t chunk_states = 64;  // states per call into the spec
-// Level-end inserts go in key order to random visited-set slots: prefetch this many ahead.
-constexpr std::uint64_t prefetch_ahead = 16;
 std::atomic<bool> stop_requested{false};
 static_assert(std::atomic<bool>::is_always_lock_free, "request_stop must be async-signal-safe");
 
-class Search : public SearchState {
+class Search : public LevelWriter {
  public:
   Search(const ModelOps& model_ops, const CheckOptions& opts)
-      : SearchState(model_ops, opts), arena_(static_cast<int>(threads)) {}
+      : LevelWriter(model_ops, opts), arena_(static_cast<int>(threads)) {}
 
   CheckResult run() {
     const bool restored = options.checkpoint.resume.empty() || frontier_io([&] { restore_checkpoint(); });
@@ -59,7 +58,7 @@ class Search : public SearchState {
       }
       if (!together_if_shared(expand_level()) || !report_expansion_failures()) return;
       if (net) shared_ = share_level(collect_entries(), false);
-      if ((net ? shared_total : table.size()) == 0) break;  // nothing new: the search is complete
+      if ((net ? shared_total : level_found()) == 0) break;  // nothing new: the search is complete
       if (!together_if_shared(finish_level(false))) return;
     }
     report_unreached_goals();
@@ -78,8 +77,8 @@ class Search : public SearchState {
       w.error(w.error_rank, 0, non_std_exception);
     }
     // make_room_for_initial_state grows the table before each initial state: no claim can fail.
-    if (table.full()) throw std::logic_error("the level table filled while making the initial states");
-    table.set_size(w.found.size());
+    if (table->full()) throw std::logic_error("the level table filled while making the initial states");
+    table->set_size(w.found.size());
     if (stop_requested.load()) {  // the spec's init loop returned early
       stop_on_limit("interrupted while making the initial states (" + std::to_string(ops.init_combinations) +
                     " combinations); nothing was checked");
@@ -89,7 +88,7 @@ class Search : public SearchState {
       fail_in_init(w.error_rank, w.error_message);
       return false;
     }
-    if (table.size() == 0) {
+    if (table->size() == 0) {
       throw config_error("spec '" + ops.name + "' has no initial state: check its init function");
     }
     if (net) shared_ = share_level(collect_entries(), true);
@@ -98,8 +97,16 @@ class Search : public SearchState {
 
   /// Orders the states of the level table into the next frontier.
   bool finish_level(bool initial) {
-    const std::uint64_t n = net ? shared_.size() : table.size();
     const std::uint64_t parent_count = level == 0 ? 1 : net ? global_frontier_count : frontier_count;
+    if (streaming) {  // the level is on disk already, in rank order (never with processes: stream_possible)
+      std::uint64_t n = 0;
+      if (!end_stream(n) || !fit_memory(0, "level " + std::to_string(level + 1) + " (" + std::to_string(n) + " states)"))
+        return false;
+      record_level(n, parent_count, initial, [&](std::uint64_t i) { return streamed_keys[i]; });
+      std::vector<std::uint64_t>().swap(streamed_keys);  // released: the next level may fit in RAM
+      return true;
+    }
+    const std::uint64_t n = net ? shared_.size() : table->size();
     frontier.release();  // expanded: no checkpoint or trace needs it now; its room goes to the set and the next level
     bool on_disk = false;
     const std::size_t extra = plan_next_level(n, on_disk);
@@ -117,9 +124,17 @@ class Search : public SearchState {
       stop_on_limit("the visited set's probe sequence grew beyond its limit; raise --memory");
       return false;
     }
+    record_level(n, parent_count, initial, [&](std::uint64_t i) { return entries[i].key; });
+    return true;
+  }
+
+  /// The new level's `n` states, whose sort keys key(i) gives in rank order,
+  /// into the trace log and the statistics; the level table is emptied.
+  template <class Key>
+  void record_level(std::uint64_t n, std::uint64_t parent_count, bool initial, const Key& key_of) {
     log.begin_level(n, parent_count, initial ? ops.init_combinations : ops.transitions);
     for (std::uint64_t i = 0; i < n; ++i) {
-      const std::uint64_t key = entries[i].key;
+      const std::uint64_t key = key_of(i);
       if (initial) {
         log.set(i, 0, static_cast<std::uint32_t>(key));
       } else {
@@ -137,100 +152,13 @@ class Search : public SearchState {
     result.stats.level_sizes.push_back(n);
     forecast.level_done(n, seconds_before + std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
                         memory_use().total());
-    table.clear();
+    table->clear();
     for (auto& w : workers) w->found.clear();
     progress.publish(level, result.stats.distinct, generated_so_far(), n, table_load());
-    return true;
   }
 
-  /// States [begin, end) of the sorted level into `out` (their rank order),
-  /// each inserted into the visited (or exact) set; with symmetry, counts the
-  /// concrete states they stand for.
-  void store_states(const std::vector<LevelTable::Entry>& entries, std::uint64_t begin, std::uint64_t end, std::byte* out) {
-    const std::uint64_t first_id = result.stats.distinct;
-    parallel(begin, end, 1024, [&](const auto& r) {
-      for (std::uint64_t i = r.begin(); i != r.end(); ++i) {
-        if (visited && i + prefetch_ahead < r.end()) visited->prefetch({entries[i + prefetch_ahead].lo, entries[i + prefetch_ahead].hi});
-        const LevelTable::Entry& e = entries[i];
-        const std::byte* record = workers[e.worker]->found.at(e.record);
-        std::memcpy(out + (i - begin) * frontier_stride, record, ops.state_size);
-        const Hash128 h{e.lo, e.hi};
-        if (exact) {
-          std::memcpy(exact->encoding_slot(first_id + i), layout.encoding(record), layout.encoded_bytes());
-          exact->insert(first_id + i, h);
-        } else if (visited->insert(h) == VisitedSet::Insert::overflow) {
-          overflow.store(true, std::memory_order_relaxed);
-        }
-      }
-    });
-    if (ops.stabilizer != nullptr) count_orbit_states(out, end - begin);
-  }
-
-  /// With symmetry: adds the concrete states that the n new representatives
-  /// stand for to the stats (once per new state, never per successor).
-  void count_orbit_states(const std::byte* states, std::uint64_t n) {
-    struct Sum {
-      double states = 0;
-      std::uint64_t uncounted = 0;
-    };
-    tbb::enumerable_thread_specific<Sum> parts;
-    const double group = result.stats.symmetry_group;
-    parallel(0, n, 1024, [&](const auto& r) {
-      Sum& sum = parts.local();
-      for (std::uint64_t i = r.begin(); i != r.end(); ++i) {
-        const std::uint64_t fixing = ops.stabilizer(ops.model, states + i * frontier_stride);
-        sum.states += fixing == 0 ? 1 : group / static_cast<double>(fixing);
-        sum.uncounted += fixing == 0;
-      }
-    });
-    for (const Sum& s : parts) {
-      result.stats.symmetry_states += s.states;
-      result.stats.symmetry_uncounted += s.uncounted;
-    }
-  }
-
-  /// The level table's entries (any order), in one array of exactly its
-  /// size: what --memory counts, with no per-thread copies beside it.
-  std::vector<LevelTable::Entry> collect_entries() {
-    std::vector<LevelTable::Entry> all(static_cast<std::size_t>(table.size()));
-    std::atomic<std::size_t> filled{0};
-    parallel(0, table.capacity(), 1u << 14, [&](const auto& r) {
-      std::vector<LevelTable::Entry> part;  // at most 2^14 entries
-      table.collect(r.begin(), r.end(), part);
-      const std::size_t at = filled.fetch_add(part.size());
-      if (at + part.size() <= all.size()) std::copy(part.begin(), part.end(), all.begin() + static_cast<std::ptrdiff_t>(at));
-    });
-    if (filled.load() != all.size()) throw std::logic_error("the level table holds another number of entries than counted");
-    return all;
-  }
-
-  /// Grows the visited set for `n` more states, within the memory budget
-  /// (what the rest holds plus `extra` bytes about to be allocated).
-  bool make_room(std::uint64_t n, std::size_t extra) {
-    const std::uint64_t total = result.stats.distinct + n;
-    if (exact) {
-      exact->reserve(total);
-      return true;
-    }
-    // Growing holds the old table and the new one, twice as big, at once.
-    while (visited->needs_growth(total) && visited->can_grow() && visited->bytes() * 3 <= room_for_visited(extra)) {
-      visited->begin_growth();
-      parallel(0, visited->old_capacity(), 1u << 16, [&](const auto& r) {
-        if (visited->migrate(r.begin(), r.end()) == VisitedSet::Insert::overflow)
-          overflow.store(true, std::memory_order_relaxed);
-      });
-      visited->end_growth();
-    }
-    if (overflow.load()) {
-      stop_on_limit("the visited set's probe sequence grew beyond its limit while growing; raise --memory");
-      return false;
-    }
-    if (!visited->can_hold(total)) {
-      stop_on_limit(visited_full_message(n, extra));
-      return false;
-    }
-    return true;
-  }
+  /// New states of the level being made: in the table, or streamed already.
+  std::uint64_t level_found() const { return table->size() + streamed; }
 
   /// Checks invariants and goals on the frontier; false when the search ends.
   bool check_level() {
@@ -274,12 +202,17 @@ class Search : public SearchState {
   bool expand_level() {
     if (!self_check_frontier()) return false;
     for (auto& w : workers) w->reset_level();
+    // With --workdir, the level streams from its start when the last level's
+    // fan-out says it will not fit (one batch may make all of it).
+    streaming = stream_possible() && stream_wanted(predicted_level(0));
+    if (streaming) shed_level_memory();
     std::uint64_t i = 0;
     std::uint64_t boost = 1;  // doubles each time a batch filled the table
+    bool settled = true;      // the last batch was completed: every key in the table is final
     while (i < frontier_count) {
       if (stop_asked(i)) return false;
       const std::uint64_t fanout = expected_fanout(i, boost);
-      const std::uint64_t batch = batch_size(frontier_count - i, fanout);
+      const std::uint64_t batch = std::min(batch_size(frontier_count - i, fanout, settled), stream_forced() ? 64 : ~std::uint64_t{0});
       if (batch == 0) return false;  // the table cannot grow within --memory
       load_window(i, i + batch);
       for (auto& w : workers) w->begin_batch();
@@ -287,11 +220,12 @@ class Search : public SearchState {
         Worker& w = *workers[static_cast<std::size_t>(tbb::this_task_arena::current_thread_index())];
         ops.expand(ops.model, chunk(r.begin(), r.end()), w);
       });
-      const bool filled = table.full();
+      const bool filled = table->full();
       std::uint64_t found = 0;
       for (const auto& w : workers) found += w->found.size();
-      table.set_size(found);
+      table->set_size(found);
       for (auto& w : workers) w->drop_room();
+      settled = !filled;
       if (filled) {
         for (auto& w : workers) w->undo_batch();
         boost *= 2;
@@ -300,44 +234,63 @@ class Search : public SearchState {
       }
       i += batch;
       if (stop_asked(i)) return false;
+      // A completed batch: every key in the table is final (level_writer.hpp).
+      if (!streaming && stream_possible()) streaming = stream_wanted(predicted_level(i));
+      if (streaming && flush_due() && !flush_stream()) return false;
+      interrupt_hook(i);
       if (!fit_memory(0, "expanding level " + std::to_string(level))) return false;
-      progress.publish(level, result.stats.distinct + table.size(), generated_so_far(), frontier_count - i,
+      progress.publish(level, result.stats.distinct + level_found(), generated_so_far(), frontier_count - i,
                        table_load());
     }
-    last_fanout_ = frontier_count == 0 ? 1.0 : static_cast<double>(table.size()) / static_cast<double>(frontier_count);
+    last_fanout_ = frontier_count == 0 ? 1.0 : static_cast<double>(level_found()) / static_cast<double>(frontier_count);
     return true;
+  }
+
+  /// The states of the level being made once all of the frontier is
+  /// expanded, at the rate of new states seen so far (of the last level's at its start).
+  std::uint64_t predicted_level(std::uint64_t expanded) const {
+    const double rate = expanded == 0 ? last_fanout_ : static_cast<double>(level_found()) / static_cast<double>(expanded);
+    return static_cast<std::uint64_t>(std::ceil(rate * static_cast<double>(frontier_count)));
   }
 
   /// New states to expect per state expanded: twice what this level (or, at
   /// its start, the last one) found per state, times `boost`, and never more
   /// than the transition ids, which bound every state's successors.
   std::uint64_t expected_fanout(std::uint64_t expanded, std::uint64_t boost) const {
-    const double seen = expanded == 0 ? last_fanout_ : static_cast<double>(table.size()) / static_cast<double>(expanded);
+    const double seen = expanded == 0 ? last_fanout_ : static_cast<double>(level_found()) / static_cast<double>(expanded);
     const double want = (2 * seen + 1) * static_cast<double>(boost);
     const auto most = std::max<std::uint64_t>(ops.transitions, 1);
     return want >= static_cast<double>(most) ? most : static_cast<std::uint64_t>(want);
   }
 
-  /// States of the next batch, growing the table for them when it lacks room;
+  /// States of the next batch, growing the table for them when it lacks room
+  /// (or, when the level streams or growing would not fit in --memory, and
+  /// every key in the table is final (`settled`), emptying it to --workdir);
   /// 0 when that does not fit in --memory.
-  std::uint64_t batch_size(std::uint64_t left, std::uint64_t fanout) {
-    const double room = LevelTable::max_load * static_cast<double>(table.capacity()) - static_cast<double>(table.size());
+  std::uint64_t batch_size(std::uint64_t left, std::uint64_t fanout, bool settled) {
     // At most 2^18 states a batch, so that progress and Ctrl-C are seen within a fraction of a second.
     // On disk, at most a window of the frontier.
     left = std::min(left, frontier.window());
-    std::uint64_t batch = std::min<std::uint64_t>({left, static_cast<std::uint64_t>(std::max(0.0, room)) / fanout,
-                                                   std::uint64_t{1} << 18});
+    const auto fitting = [&] {
+      const double room = LevelTable::max_load * static_cast<double>(table->capacity()) - static_cast<double>(table->size());
+      return std::min<std::uint64_t>({left, static_cast<std::uint64_t>(std::max(0.0, room)) / fanout, std::uint64_t{1} << 18});
+    };
     // At least a few thousand states a batch, fewer (down to one) when each is
     // expected to find many: growing for a batch reserves at most 2^16 entries
     // beyond what the table holds (2 MiB+), however wrong the guess; the next
     // batch's guess comes from what this one found.
     const std::uint64_t least = std::min<std::uint64_t>(left, std::clamp<std::uint64_t>((std::uint64_t{1} << 16) / fanout, 1, 4096));
-    if (batch >= least) return batch;
+    if (const std::uint64_t batch = fitting(); batch >= least) return batch;
     // Growing holds the old table, its entries and the new table at once.
-    const std::size_t grown = LevelTable::bytes_for(table.size() + least * fanout, table.capacity());
-    const std::size_t moving = grown == table.bytes() ? 0 : grown + table.size() * sizeof(LevelTable::Entry);
+    const std::size_t grown = LevelTable::bytes_for(table->size() + least * fanout, table->capacity());
+    const std::size_t moving = grown == table->bytes() ? 0 : grown + table->size() * sizeof(LevelTable::Entry);
+    if (settled && table->size() != 0 && (streaming || (stream_possible() && ram_short(0, moving)))) {
+      streaming = true;
+      if (!flush_stream()) return 0;
+      if (const std::uint64_t batch = fitting(); batch >= least) return batch;
+    }
     if (!fit_memory(moving, "expanding level " + std::to_string(level))) return 0;
-    table.reserve(table.size() + least * fanout);
+    table->reserve(table->size() + least * fanout);
     return std::min(least, frontier.window());  // fit_memory may have moved the frontier to disk
   }
 

@@ -140,6 +140,12 @@ bool SearchState::checkpoint_if_due() {
 
 std::string SearchState::checkpoint_on_stop() {
   if (options.checkpoint.dir.empty()) return "";
+  // The visited set holds part of the next level: what it would save is no boundary's.
+  if (streamed != 0)
+    return "; no checkpoint was written: the visited set already holds " + std::to_string(streamed) + " states of level " +
+           std::to_string(level + 1) + " (streamed to --workdir while it was made), so the last level boundary cannot be saved" +
+           (result.checkpoint_written.empty() ? std::string("; give --checkpoint-every to have boundaries saved")
+                                              : "; the checkpoint written before is still valid: continue with: " + resume_command());
   const std::string problem = write_checkpoint_file();
   if (!problem.empty()) return "; no checkpoint was written: " + problem;
   stop_checkpointed = true;

@@ -225,11 +225,11 @@ void SearchState::finish_stats() {
       result.warnings.push_back("action " + s.actions[a].name + " was never enabled");
   s.trace_bytes = log.bytes();
   s.trace_disk_bytes = log.disk_bytes();
-  s.frontier_spilled_levels = frontier.spilled_levels();
-  s.frontier_disk_bytes = frontier.disk_bytes();
+  s.frontier_spilled_levels = frontier.spilled_levels() + next_level.spilled_levels();
+  s.frontier_disk_bytes = frontier.disk_bytes() + next_level.disk_bytes();
   s.memory_peak = std::max(budget.peak(), memory_use().total());
   s.forecast = forecast.points(s.seconds);
-  s.level_table_slots = table.capacity();  // it never shrinks: its largest
+  s.level_table_slots = table->capacity();  // it never shrinks: its largest
   if (visited) {
     s.visited_bytes = visited->bytes();
     s.visited_capacity = visited->capacity();

@@ -33,7 +33,7 @@ SearchState::SearchState(const ModelOps& model_ops, const CheckOptions& opts)
   frontier_stride = round_up(ops.state_size, 8);
   tid_bits = static_cast<unsigned>(std::bit_width(std::max<std::uint32_t>(ops.transitions, 2) - 1));
   log.set_workdir(options.workdir);
-  ctx = {nullptr, nullptr, &table, layout, tid_bits};  // the set comes below, once the overhead is known
+  ctx = {nullptr, nullptr, table.get(), layout, tid_bits};  // the set comes below, once the overhead is known
   // Successors staged per flush: a state's whole fan-out when small, else
   // what fits in staging_bytes (the staging area flushes when full).
   constexpr std::size_t staging_bytes = std::size_t{256} << 10;
@@ -46,8 +46,9 @@ SearchState::SearchState(const ModelOps& model_ops, const CheckOptions& opts)
   // libraries, the workers' fixed buffers) and a slack are not the search's.
   if (options.memory_bounds_process) budget.set_aside_program();
   // A frontier on disk goes through a window of 8 MiB, or 1/256 of --memory when that is less (64 KiB at least).
-  frontier.configure(frontier_stride, options.workdir,
-                     std::clamp<std::size_t>(budget.data_budget() / 256, std::size_t{64} << 10, std::size_t{8} << 20));
+  const std::size_t window = std::clamp<std::size_t>(budget.data_budget() / 256, std::size_t{64} << 10, std::size_t{8} << 20);
+  frontier.configure(frontier_stride, options.workdir, window);
+  next_level.configure(frontier_stride, options.workdir, window);
   if (options.exact) exact = std::make_unique<ExactSet>(layout.encoded_bytes());
   else visited = std::make_unique<VisitedSet>(budget.data_budget());
   ctx.visited = visited.get();
@@ -88,7 +89,7 @@ MemoryUse SearchState::memory_use() const {
   use.set_size = visited ? visited->bytes() : exact->bytes();
   use.log = log.bytes();
   use.log_can_spill = log.can_spill();
-  use.rest = table.bytes() + frontier.ram_bytes();
+  use.rest = table->bytes() + frontier.ram_bytes() + next_level.ram_bytes() + streamed_keys.capacity() * sizeof(std::uint64_t);
   for (const auto& w : workers) use.rest += w->found.bytes();
   use.rest += rank_bytes();  // 0 for one process
   return use;
@@ -136,13 +137,35 @@ bool spill_fault_injected(bool frontier) {
 
 bool SearchState::next_level_on_disk(std::uint64_t n, std::size_t extra_in_ram) const {
   if (!frontier.can_spill()) return false;
-  if (spill_fault_injected(true)) return true;
+  return spill_fault_injected(true) || ram_short(n, extra_in_ram);
+}
+
+bool SearchState::ram_short(std::uint64_t n, std::size_t extra) const {
   const MemoryUse use = memory_use();
-  if (budget.fit(use, extra_in_ram, "", false).kind == MemoryBudget::Fit::Kind::stop) return true;
-  // The visited set grows only with room for its old and new tables beside the rest (Search::make_room).
-  const std::uint64_t total = result.stats.distinct + n;
+  if (budget.fit(use, extra, "", false).kind == MemoryBudget::Fit::Kind::stop) return true;
+  // The visited set grows only with room for its old and new tables beside the rest (LevelWriter::make_room).
+  const std::uint64_t total = result.stats.distinct + streamed + n;
   return visited && visited->needs_growth(total) && visited->can_grow() &&
-         visited->bytes() * 3 > budget.room_for_visited(use, extra_in_ram);
+         visited->bytes() * 3 > budget.room_for_visited(use, extra);
+}
+
+bool SearchState::stream_forced() {
+  const Fault f = injected_fault();
+  return f == Fault::frontier_stream || f == Fault::frontier_stream_write || f == Fault::frontier_stream_interrupt;
+}
+
+bool SearchState::stream_wanted(std::uint64_t n) const {
+  if (!stream_possible()) return false;
+  if (stream_forced()) return true;
+  n = std::max(n, table->size());
+  // Making the rest of the level in the table and the workers' records (growing
+  // the table holds the old one, its entries and the new one at once), then sorting it.
+  const std::size_t grown = LevelTable::bytes_for(n, table->capacity());
+  const std::size_t growing = static_cast<std::size_t>(n - table->size()) * layout.stride +
+                              (grown == table->bytes() ? 0 : grown + static_cast<std::size_t>(table->size()) * sizeof(LevelTable::Entry));
+  bool on_disk = false;
+  const std::size_t finishing = plan_next_level(n, on_disk);
+  return ram_short(n, growing + finishing);
 }
 
 std::size_t SearchState::plan_next_level(std::uint64_t n, bool& on_disk) const {

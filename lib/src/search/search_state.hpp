@@ -82,6 +82,15 @@ class SearchState {
   /// pages the new states touch; the expanded frontier is dropped first), and
   /// whether it goes to disk.
   std::size_t plan_next_level(std::uint64_t n, bool& on_disk) const;
+  /// Whether the level being made goes to --workdir while it is made
+  /// (level_writer.hpp): it does when, grown to the `n` states expected, it
+  /// could not be finished in RAM. Fingerprint mode only (--exact compares
+  /// encodings held in RAM). Not concurrent with expansion.
+  bool stream_wanted(std::uint64_t n) const;
+  bool stream_possible() const { return !exact && !net && frontier.can_spill(); }  // processes share whole levels
+  /// The test hook (store/fault.hpp) streams every expanded level, in batches
+  /// of at most 64 states flushed one by one, so that the tests meet many flushes.
+  static bool stream_forced();
   /// Runs `f`; a frontier spill file that cannot be written or read back stops the search (exit 3).
   template <class F>
   bool frontier_io(F&& f) {
@@ -94,6 +103,9 @@ class SearchState {
       return false;
     }
   }
+  /// Whether holding `extra` more bytes (for a next level of `n` states)
+  /// would stop the search or keep the visited set from growing.
+  bool ram_short(std::uint64_t n, std::size_t extra) const;
   std::size_t room_for_visited(std::size_t extra) const { return budget.room_for_visited(memory_use(), extra); }
   /// Why the visited set cannot take `n` more states: how full it is, and
   /// what keeps it from doubling (its own cap, or the rest of --memory).
@@ -176,13 +188,18 @@ class SearchState {
   unsigned tid_bits = 1;
   std::unique_ptr<VisitedSet> visited;  // fingerprint mode
   std::unique_ptr<ExactSet> exact;      // --exact
-  LevelTable table;
+  std::unique_ptr<LevelTable> table = std::make_unique<LevelTable>();  // replaced, smaller, by LevelWriter::shed_level_memory
   LevelContext ctx;
   std::vector<std::unique_ptr<Worker>> workers;
   std::vector<Worker*> peers;
   TraceLog log;
   FrontierStore frontier;  // the level being checked and expanded, in RAM or in --workdir
   std::uint64_t frontier_count = 0;  // frontier.size()
+  // The next level streamed to --workdir while it is made (level_writer.hpp).
+  bool streaming = false;               // this level streams
+  FrontierStore next_level;             // its states so far, in rank order
+  std::uint64_t streamed = 0;           // next_level.size(): in the visited set already
+  std::vector<std::uint64_t> streamed_keys;  // their discovery keys, for the trace log
   std::uint32_t level = 0;  // the frontier's BFS level
   std::uint64_t invariant_mask = 0;
   std::vector<std::uint64_t> goal_level;  // 0: not reached yet

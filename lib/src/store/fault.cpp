@@ -18,6 +18,9 @@ Fault injected_fault() {
     if (name == "frontier-write") return Fault::frontier_write;
     if (name == "frontier-read") return Fault::frontier_read;
     if (name == "frontier-spill") return Fault::frontier_spill;
+    if (name == "frontier-stream") return Fault::frontier_stream;
+    if (name == "frontier-stream-write") return Fault::frontier_stream_write;
+    if (name == "frontier-stream-interrupt") return Fault::frontier_stream_interrupt;
     return Fault::none;
   }();
   return fault;

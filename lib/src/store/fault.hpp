@@ -7,6 +7,10 @@
 // A spill fault also spills every level (trace log or frontier) so that it is
 // met. frontier-spill fails nothing: it only puts every level's frontier on
 // disk (with --workdir), so that tests can compare that path with RAM.
+// frontier-stream streams every expanded level to --workdir while it is made,
+// one batch at a time (search/level_writer.hpp); frontier-stream-write does so
+// and fails the first write; frontier-stream-interrupt does so and acts as a
+// Ctrl-C right after the first batch of level 3 went to disk.
 // Unset (or anything else): no fault.
 #pragma once
 
@@ -15,7 +19,8 @@
 namespace statecheck::detail {
 
 enum class Fault { none, checkpoint_write, checkpoint_fsync, checkpoint_rename, spill_write, spill_read,
-                   frontier_write, frontier_read, frontier_spill };
+                   frontier_write, frontier_read, frontier_spill, frontier_stream, frontier_stream_write,
+                   frontier_stream_interrupt };
 
 /// The fault STATECHECK_FAULT asks for.
 Fault injected_fault();

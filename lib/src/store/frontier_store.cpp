@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include "store/fault.hpp"
 #include "store/file_io.hpp"
@@ -80,9 +81,37 @@ void FrontierStore::commit(std::uint64_t begin, std::uint64_t end) {
   window_begin_ = window_end_ = 0;  // the window now holds what was written, not a view
   const std::size_t bytes = static_cast<std::size_t>(end - begin) * stride_;
   if (!transfer(pwrite, fd_, reinterpret_cast<const char*>(states_.get()), bytes, begin * stride_) ||
-      fault_injected(Fault::frontier_write, ENOSPC))
+      fault_injected(Fault::frontier_write, ENOSPC) || fault_injected(Fault::frontier_stream_write, ENOSPC))
     fail("write");
   disk_bytes_ += bytes;
+}
+
+void FrontierStore::start_appending() {
+  start(0, false);
+  window_states_ = window_ram_bytes(~std::uint64_t{0} / stride_) / stride_;
+  states_.reset(new std::byte[window_states_ * stride_]);
+  open_file();
+}
+
+std::byte* FrontierStore::append_block(std::uint64_t n) {
+  if (!on_disk() || n > window_states_) throw std::logic_error("frontier append out of range");
+  return states_.get();
+}
+
+void FrontierStore::append_commit(std::uint64_t n) {
+  const std::uint64_t begin = count_;
+  count_ += n;
+  commit(begin, count_);
+}
+
+void FrontierStore::swap_level(FrontierStore& other) noexcept {
+  std::swap(count_, other.count_);
+  std::swap(states_, other.states_);
+  std::swap(window_states_, other.window_states_);
+  std::swap(fd_, other.fd_);
+  std::swap(file_, other.file_);
+  std::swap(window_begin_, other.window_begin_);
+  std::swap(window_end_, other.window_end_);
 }
 
 const std::byte* FrontierStore::view(std::uint64_t begin, std::uint64_t end) const {

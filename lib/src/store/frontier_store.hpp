@@ -6,7 +6,9 @@
 // visited set and the level table, the level goes to a sequential file in
 // --workdir (unlinked at creation, so it is removed with the process however
 // the run ends) and is read and written through one window buffer of fixed
-// size, block by block in rank order. Only bytes, no search logic:
+// size, block by block in rank order. A level can also be appended to a file
+// a window at a time before its size is known (the next level, streamed while
+// it is made; search/level_writer.hpp). Only bytes, no search logic:
 // the search decides when a level goes to disk (search_state.cpp).
 //
 // I/O failures throw FrontierIoError: one line naming the file and the fix.
@@ -49,6 +51,16 @@ class FrontierStore {
   /// States [begin, end) (end - begin <= window()); on disk, read into the
   /// window, valid until the next call. Logically const: the level is unchanged.
   const std::byte* view(std::uint64_t begin, std::uint64_t end) const;
+  /// Starts a level on disk whose size is not known yet (the next level,
+  /// streamed while it is made): append_block() and append_commit() add
+  /// states at its end, a window at a time.
+  void start_appending();
+  /// Where the next `n` states go (n <= window()); append_commit(n) writes them.
+  std::byte* append_block(std::uint64_t n);
+  void append_commit(std::uint64_t n);
+  /// Exchanges the levels (not the configuration or the run's counters) with
+  /// `other`: the streamed next level becomes the frontier.
+  void swap_level(FrontierStore& other) noexcept;
   /// Moves a level held in RAM to a file (--memory needs the room).
   void spill();
   /// Drops the level (its array or file): it has been expanded.

@@ -1,0 +1,174 @@
+// The next frontier from the level table, at the level's end or streamed
+// while it is made; see level_writer.hpp.
+#include "search/level_writer.hpp"
+
+#include <tbb/enumerable_thread_specific.h>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <stdexcept>
+
+#include "search/parallel_loops.hpp"
+#include "store/fault.hpp"
+#include "statecheck/detail/search.hpp"
+
+namespace statecheck::detail {
+
+namespace {
+
+// Level-end inserts go in key order to random visited-set slots: prefetch this many ahead.
+constexpr std::uint64_t prefetch_ahead = 16;
+
+}  // namespace
+
+void LevelWriter::store_states(const std::vector<LevelTable::Entry>& entries, std::uint64_t begin, std::uint64_t end,
+                               std::byte* out) {
+  const std::uint64_t first_id = result.stats.distinct;
+  parallel(begin, end, 1024, [&](const auto& r) {
+    for (std::uint64_t i = r.begin(); i != r.end(); ++i) {
+      if (visited && i + prefetch_ahead < r.end()) visited->prefetch({entries[i + prefetch_ahead].lo, entries[i + prefetch_ahead].hi});
+      const LevelTable::Entry& e = entries[i];
+      const std::byte* record = workers[e.worker]->found.at(e.record);
+      std::memcpy(out + (i - begin) * frontier_stride, record, ops.state_size);
+      const Hash128 h{e.lo, e.hi};
+      if (exact) {
+        std::memcpy(exact->encoding_slot(first_id + i), layout.encoding(record), layout.encoded_bytes());
+        exact->insert(first_id + i, h);
+      } else if (visited->insert(h) == VisitedSet::Insert::overflow) {
+        overflow.store(true, std::memory_order_relaxed);
+      }
+    }
+  });
+  if (ops.stabilizer != nullptr) count_orbit_states(out, end - begin);
+}
+
+void LevelWriter::count_orbit_states(const std::byte* states, std::uint64_t n) {
+  struct Sum {
+    double states = 0;
+    std::uint64_t uncounted = 0;
+  };
+  tbb::enumerable_thread_specific<Sum> parts;
+  const double group = result.stats.symmetry_group;
+  parallel(0, n, 1024, [&](const auto& r) {
+    Sum& sum = parts.local();
+    for (std::uint64_t i = r.begin(); i != r.end(); ++i) {
+      const std::uint64_t fixing = ops.stabilizer(ops.model, states + i * frontier_stride);
+      sum.states += fixing == 0 ? 1 : group / static_cast<double>(fixing);
+      sum.uncounted += fixing == 0;
+    }
+  });
+  for (const Sum& s : parts) {
+    result.stats.symmetry_states += s.states;
+    result.stats.symmetry_uncounted += s.uncounted;
+  }
+}
+
+std::vector<LevelTable::Entry> LevelWriter::collect_entries() {
+  std::vector<LevelTable::Entry> all(static_cast<std::size_t>(table->size()));
+  std::atomic<std::size_t> filled{0};
+  parallel(0, table->capacity(), 1u << 14, [&](const auto& r) {
+    std::vector<LevelTable::Entry> part;  // at most 2^14 entries
+    table->collect(r.begin(), r.end(), part);
+    const std::size_t at = filled.fetch_add(part.size());
+    if (at + part.size() <= all.size()) std::copy(part.begin(), part.end(), all.begin() + static_cast<std::ptrdiff_t>(at));
+  });
+  if (filled.load() != all.size()) throw std::logic_error("the level table holds another number of entries than counted");
+  return all;
+}
+
+bool LevelWriter::make_room(std::uint64_t n, std::size_t extra) {
+  const std::uint64_t total = result.stats.distinct + n;
+  if (exact) {
+    exact->reserve(total);
+    return true;
+  }
+  // Growing holds the old table and the new one, twice as big, at once.
+  while (visited->needs_growth(total) && visited->can_grow() && visited->bytes() * 3 <= room_for_visited(extra)) {
+    visited->begin_growth();
+    parallel(0, visited->old_capacity(), 1u << 16, [&](const auto& r) {
+      if (visited->migrate(r.begin(), r.end()) == VisitedSet::Insert::overflow)
+        overflow.store(true, std::memory_order_relaxed);
+    });
+    visited->end_growth();
+  }
+  if (overflow.load()) {
+    stop_on_limit("the visited set's probe sequence grew beyond its limit while growing; raise --memory");
+    return false;
+  }
+  if (!visited->can_hold(total)) {
+    stop_on_limit(visited_full_message(n, extra));
+    return false;
+  }
+  return true;
+}
+
+bool LevelWriter::flush_due() const {
+  if (stream_forced()) return true;
+  // The first flush takes all that the level found before it streamed; then
+  // past half its load limit: emptied, the table takes the next batches without growing.
+  return streamed == 0 || !table->has_room(table->size());
+}
+
+bool LevelWriter::flush_stream() {
+  const std::uint64_t k = table->size();
+  if (k == 0) return true;
+  const std::string what = "streaming level " + std::to_string(level + 1) + " to --workdir (" +
+                           std::to_string(streamed + k) + " states so far)";
+  const std::size_t extra = static_cast<std::size_t>(k) * (sizeof(LevelTable::Entry) + sizeof(std::uint64_t)) +
+                            (next_level.on_disk() ? 0 : next_level.window_ram_bytes(~std::uint64_t{0} / frontier_stride));
+  if (!make_room(streamed + k, extra) || !fit_memory(extra, what)) return false;
+  std::vector<LevelTable::Entry> entries = collect_entries();
+  sort_by_key(entries);
+  if (!next_level.on_disk()) next_level.start_appending();
+  for (std::uint64_t b = 0; b < k; b += next_level.window()) {
+    const std::uint64_t e = std::min(k, b + next_level.window());
+    store_states(entries, b, e, next_level.append_block(e - b));
+    next_level.append_commit(e - b);
+  }
+  if (overflow.load()) {
+    stop_on_limit("the visited set's probe sequence grew beyond its limit; raise --memory");
+    return false;
+  }
+  for (const LevelTable::Entry& e : entries) streamed_keys.push_back(e.key);
+  streamed += k;
+  table->clear();
+  for (auto& w : workers) w->found.clear();
+  if (!shed_) shed_level_memory();  // what the level found before it streamed, and earlier levels, are on disk now
+  return true;
+}
+
+void LevelWriter::shed_level_memory() {
+  if (table->size() != 0) throw std::logic_error("the level table is shed while it holds states");
+  table = std::make_unique<LevelTable>();
+  ctx.table = table.get();  // the workers read it through ctx, between batches only
+  for (auto& w : workers) w->found = RecordBuffer(layout.stride);
+#if defined(__GLIBC__)
+  // The records' 1 MiB blocks came from the heap (glibc serves them there once
+  // one was freed): handing them back keeps the resident memory what --memory counts.
+  malloc_trim(0);
+#endif
+  shed_ = true;
+}
+
+void LevelWriter::interrupt_hook(std::uint64_t expanded) const {
+  if (streamed != 0 && level >= 3 && expanded < frontier_count && injected_fault() == Fault::frontier_stream_interrupt)
+    stop_flag().store(true);
+}
+
+bool LevelWriter::end_stream(std::uint64_t& n) {
+  if (!flush_stream()) return false;
+  frontier.release();  // expanded
+  frontier.swap_level(next_level);
+  n = streamed;
+  streamed = 0;
+  streaming = false;
+  shed_ = false;
+  return true;
+}
+
+}  // namespace statecheck::detail

@@ -1,0 +1,66 @@
+// lib/src/search/level_writer.hpp - turns the level table's entries into the
+// next frontier: sorted whole at the level's end (in RAM, or written to
+// --workdir a window at a time), or streamed to --workdir while the level is
+// made, when even its table and records would not fit in --memory.
+//
+// Why streaming gives the same level (issue 18 part 1): the frontier is
+// expanded in batches of increasing rank, and a state's key (parent rank,
+// transition id) is the smallest among its discoverers. A state first found
+// in batch j has its final key once batch j is done (later batches find it
+// again only with larger keys), and every key of batch j is below every key
+// of batch j+1. So the level in rank order is the concatenation of the
+// entries new since the last flush, each run sorted by key; once flushed,
+// they are in the visited set, and a later batch sees them as visited, which
+// is what the level table's min would have decided. The visited set grows
+// between batches only, when no lookup runs. The level table then holds only
+// what was found since the last flush.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "search/search_state.hpp"
+
+namespace statecheck::detail {
+
+class LevelWriter : public SearchState {
+ protected:
+  using SearchState::SearchState;
+
+  /// States [begin, end) of the sorted level into `out` (their rank order),
+  /// each inserted into the visited (or exact) set; with symmetry, counts the
+  /// concrete states they stand for.
+  void store_states(const std::vector<LevelTable::Entry>& entries, std::uint64_t begin, std::uint64_t end, std::byte* out);
+  /// The level table's entries (any order), in one array of exactly its
+  /// size: what --memory counts, with no per-thread copies beside it.
+  std::vector<LevelTable::Entry> collect_entries();
+  /// Grows the visited set for `n` more states, within the memory budget
+  /// (what the rest holds plus `extra` bytes about to be allocated).
+  bool make_room(std::uint64_t n, std::size_t extra);
+
+  /// Streaming: appends the level table's entries (sorted by key) to
+  /// next_level and the visited set, then empties the table and the workers'
+  /// records; false (and a stop) when --memory or the visited set cannot take them.
+  bool flush_stream();
+  /// Streaming, at the level's end: the last flush, then next_level becomes
+  /// the frontier (the expanded one is dropped); its `n` keys stay in streamed_keys.
+  bool end_stream(std::uint64_t& n);
+  /// Streaming, with the table and the records empty: gives back what they
+  /// grew to for earlier levels made in RAM (the visited set may need that
+  /// room to double); they grow again only to what a flush holds.
+  void shed_level_memory();
+  /// Whether the table holds enough to flush now (or a test asks for a flush after every batch).
+  bool flush_due() const;
+  /// The frontier-stream-interrupt test hook (store/fault.hpp): a Ctrl-C
+  /// once part of level 4 or later is streamed and `expanded` leaves more to do.
+  void interrupt_hook(std::uint64_t expanded) const;
+
+ private:
+  /// With symmetry: adds the concrete states that the n new representatives
+  /// stand for to the stats (once per new state, never per successor).
+  void count_orbit_states(const std::byte* states, std::uint64_t n);
+
+  bool shed_ = false;  // shed_level_memory() ran for the level being streamed
+};
+
+}  // namespace statecheck::detail
