@@ -69,8 +69,9 @@ TEST_CASE("symmetry: the tlaplus/Examples models of examples/tla (brute force)",
   test::cross_check_orbits(examples::german_data::make_spec({2, 2}), GermanRename{}, 2, 2);
   test::cross_check_orbits(examples::german_data::make_spec({3, 2}), GermanRename{}, 3, 2);
   using NodeRename = test::LibraryRename<examples::german::Node>;
-  test::cross_check_orbits(examples::german_cmp::make_spec({2}), NodeRename{}, 2);
-  test::cross_check_orbits(examples::german_cmp::make_spec({3}), NodeRename{}, 3);
+  test::cross_check_orbits(examples::german_cmp::make_spec({2, true}), NodeRename{}, 2);
+  test::cross_check_orbits(examples::german_cmp::make_spec({3, true}), NodeRename{}, 3);
+  test::cross_check_orbits(examples::german_cmp::make_spec({3, false}), NodeRename{}, 3);  // GermanControl
 }
 
 TEST_CASE("symmetry: --no-symmetry reports no symmetry; the reduced run says which", "[symmetry]") {
