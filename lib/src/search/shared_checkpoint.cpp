@@ -109,7 +109,7 @@ std::vector<std::uint64_t> SearchState::load_ranks() {
     throw damaged("belongs to another process");
   global_frontier_count = words[3];
   std::size_t at = 5;
-  auto next_level = [&](std::uint64_t& universe) {
+  auto read_level_ranks = [&](std::uint64_t& universe) {
     if (at + 2 > words.size() - 1 || words[at + 1] > words.size() - 1 - (at + 2)) throw damaged("is truncated or corrupt");
     universe = words[at];
     const auto n = static_cast<std::size_t>(words[at + 1]);
@@ -121,10 +121,10 @@ std::vector<std::uint64_t> SearchState::load_ranks() {
   std::vector<std::uint64_t> totals;  // every level's size over all processes
   past_ranks.clear();
   for (std::uint64_t l = 0; l < words[4]; ++l) {
-    const std::vector<std::uint64_t> ranks = next_level(totals.emplace_back());
+    const std::vector<std::uint64_t> ranks = read_level_ranks(totals.emplace_back());
     past_ranks.emplace_back(ranks, totals.back());
   }
-  frontier_ranks = next_level(totals.emplace_back());
+  frontier_ranks = read_level_ranks(totals.emplace_back());
   if (totals.back() != global_frontier_count || at != words.size() - 1) throw damaged("is truncated or corrupt");
   return totals;
 }
