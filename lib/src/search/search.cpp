@@ -96,11 +96,16 @@ class Search : public SearchState {
     const std::uint64_t n = table.size();
     const std::uint64_t parent_count = level == 0 ? 1 : frontier_count;
     frontier.release();  // expanded: no checkpoint or trace needs it now; its room goes to the set and the next level
-    bool on_disk = false;
-    const std::size_t extra = plan_next_level(n, on_disk);
-    if (!make_room(n, extra)) return false;
-    if (!fit_memory(extra, "level " + std::to_string(level + 1) + " (" + std::to_string(n) + " states)")) return false;
+    const std::string next = "level " + std::to_string(level + 1) + " (" + std::to_string(n) + " states)";
+    // The entries (32 bytes a state) take the level table's place (42.7 bytes a
+    // state or more) before the visited set grows and the next frontier is made.
+    if (!fit_memory(static_cast<std::size_t>(n) * sizeof(LevelTable::Entry), next)) return false;
     std::vector<LevelTable::Entry> entries = collect_entries();
+    table.release_pages();
+    bool on_disk = false;
+    const std::size_t extra = plan_next_level(n, on_disk);  // counts the entries as the extra they were
+    if (!make_room(n, extra)) return false;
+    if (!fit_memory(extra, next)) return false;
     sort_by_key(entries);
     frontier.start(n, on_disk);
     for (std::uint64_t b = 0; b < n; b += frontier.window()) {  // in RAM: one block, the whole level
@@ -206,10 +211,10 @@ class Search : public SearchState {
       exact->reserve(total);
       return true;
     }
-    // Growing holds the old table and the new one, twice as big, at once.
-    while (visited->needs_growth(total) && visited->can_grow() && visited->bytes() * 3 <= room_for_visited(extra)) {
+    // Growing holds the new table, twice as big, and the old segments in flight.
+    while (visited->needs_growth(total) && visited->can_grow() && visited->growth_peak_bytes(threads) <= room_for_visited(extra)) {
       visited->begin_growth();
-      parallel(0, visited->old_capacity(), 1u << 16, [&](const auto& r) {
+      parallel(0, visited->old_segments(), 1, [&](const auto& r) {
         if (visited->migrate(r.begin(), r.end()) == VisitedSet::Insert::overflow)
           overflow.store(true, std::memory_order_relaxed);
       });

@@ -80,7 +80,7 @@ MemoryUse SearchState::memory_use() const {
   use.set_size = visited ? visited->bytes() : exact->bytes();
   use.log = log.bytes();
   use.log_can_spill = log.can_spill();
-  use.rest = table.bytes() + frontier.ram_bytes();
+  use.rest = table.resident_bytes() + frontier.ram_bytes();
   for (const auto& w : workers) use.rest += w->found.bytes();
   return use;
 }
@@ -102,7 +102,7 @@ std::string SearchState::visited_full_message(std::uint64_t n, std::size_t extra
   const std::string why =
       !visited->can_grow()
           ? "it is at its cap of " + mib_text(visited->budget()) + " (--memory)"
-          : "growing it to " + mib_text(2 * set) + " (the old table is held while it moves) does not fit in --memory " +
+          : "growing it to " + mib_text(2 * set) + " (moved 2 MiB segment by segment) does not fit in --memory " +
                 mib_text(budget.limit()) + budget.less_program() + " beside the " + mib_text(rest) +
                 " of the trace log, frontier and level tables";
   return "the visited set is full: " + mib_text(set) + " holding " + std::to_string(result.stats.distinct) +
@@ -130,10 +130,10 @@ bool SearchState::next_level_on_disk(std::uint64_t n, std::size_t extra_in_ram) 
   if (spill_fault_injected(true)) return true;
   const MemoryUse use = memory_use();
   if (budget.fit(use, extra_in_ram, "", false).kind == MemoryBudget::Fit::Kind::stop) return true;
-  // The visited set grows only with room for its old and new tables beside the rest (Search::make_room).
+  // The visited set grows only with room for its peak while doubling beside the rest (Search::make_room).
   const std::uint64_t total = result.stats.distinct + n;
   return visited && visited->needs_growth(total) && visited->can_grow() &&
-         visited->bytes() * 3 > budget.room_for_visited(use, extra_in_ram);
+         visited->growth_peak_bytes(threads) > budget.room_for_visited(use, extra_in_ram);
 }
 
 std::size_t SearchState::plan_next_level(std::uint64_t n, bool& on_disk) const {
