@@ -97,8 +97,7 @@ class Search : public SearchState {
     const std::uint64_t parent_count = level == 0 ? 1 : frontier_count;
     frontier.release();  // expanded: no checkpoint or trace needs it now; its room goes to the set and the next level
     const std::string next = "level " + std::to_string(level + 1) + " (" + std::to_string(n) + " states)";
-    // The entries (32 bytes a state) take the level table's place (42.7 bytes a
-    // state or more) before the visited set grows and the next frontier is made.
+    // The sort keys (32 B a state) replace the table (42.7 B+) before the set grows and the level is made.
     if (!fit_memory(static_cast<std::size_t>(n) * sizeof(LevelTable::Entry), next)) return false;
     std::vector<LevelTable::Entry> entries = collect_entries();
     table.release_pages();
@@ -142,9 +141,8 @@ class Search : public SearchState {
     return true;
   }
 
-  /// States [begin, end) of the sorted level into `out` (their rank order),
-  /// each inserted into the visited (or exact) set; with symmetry, counts the
-  /// concrete states they stand for.
+  /// States [begin, end) of the sorted level into `out` (rank order), each inserted into the
+  /// visited (or exact) set; with symmetry, counts the concrete states they stand for.
   void store_states(const std::vector<LevelTable::Entry>& entries, std::uint64_t begin, std::uint64_t end, std::byte* out) {
     const std::uint64_t first_id = result.stats.distinct;
     parallel(begin, end, 1024, [&](const auto& r) {
@@ -188,8 +186,7 @@ class Search : public SearchState {
     }
   }
 
-  /// The level table's entries (any order), in one array of exactly its
-  /// size: what --memory counts, with no per-thread copies beside it.
+  /// The level table's entries (any order), in one array of exactly its size (no per-thread copies).
   std::vector<LevelTable::Entry> collect_entries() {
     std::vector<LevelTable::Entry> all(static_cast<std::size_t>(table.size()));
     std::atomic<std::size_t> filled{0};
@@ -203,15 +200,13 @@ class Search : public SearchState {
     return all;
   }
 
-  /// Grows the visited set for `n` more states, within the memory budget
-  /// (what the rest holds plus `extra` bytes about to be allocated).
+  /// Grows the visited set for `n` more states within the budget (the rest, `extra` bytes to come, its growth peak).
   bool make_room(std::uint64_t n, std::size_t extra) {
     const std::uint64_t total = result.stats.distinct + n;
     if (exact) {
       exact->reserve(total);
       return true;
     }
-    // Growing holds the new table, twice as big, and the old segments in flight.
     while (visited->needs_growth(total) && visited->can_grow() && visited->growth_peak_bytes(threads) <= room_for_visited(extra)) {
       visited->begin_growth();
       parallel(0, visited->old_segments(), 1, [&](const auto& r) {
