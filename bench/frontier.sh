@@ -6,7 +6,8 @@
 # Usage: bench/frontier.sh MODEL ARGS...   e.g. bench/frontier.sh two-phase --set rms=9
 # Env: STATECHECK (the binary; default build/checker/statecheck), BEFORE (a
 #      binary without the frontier store; rows skipped when unset), ROUNDS (3),
-#      FRACTION (0.5: --memory = FRACTION * in-RAM peak RSS), THREADS (2),
+#      FRACTION (0.5: --memory = FRACTION * in-RAM peak RSS), MEMORY (a fixed
+#      --memory such as 173M instead, e.g. half of an older peak), THREADS (2),
 #      WD (work dir, default /tmp/statecheck-frontier).
 # Prints one row per run: which, seconds, user s, peak RSS KiB, outcome,
 # distinct, generated, depth, frontier levels spilled, frontier bytes written,
@@ -39,7 +40,7 @@ echo -e "run\tseconds\tuser_s\tpeak_rss_KiB\toutcome\tdistinct\tgenerated\tdepth
 echo "# $(date -u) $(uptime)  model: $*  threads: $THREADS"
 row ram "$BIN" "$@"
 peak=$(cut -d' ' -f3 "$WD/time")
-memory=$(python3 -c "print(int($peak * $FRACTION) // 1024)")M
+memory=${MEMORY:-$(python3 -c "print(int($peak * $FRACTION) // 1024)")M}
 echo "# in-RAM peak RSS ${peak} KiB: --memory $memory --workdir $WD/spill"
 for ((i = 0; i < ROUNDS; ++i)); do
   [ -n "$BEFORE" ] && row before "$BEFORE" "$@"

@@ -1,6 +1,7 @@
 // Engine modules on their own: encoding and fingerprints, the visited set
 // under concurrent inserts and growth, the trace log, transition enumeration.
 #include <algorithm>
+#include <cstdint>
 #include <catch2/catch.hpp>
 #include <random>
 #include <set>
@@ -136,7 +137,7 @@ TEST_CASE("visited set: concurrent inserts, lookups and growth lose nothing", "[
   // Grow as the search does, then insert from 4 threads at once.
   while (set.needs_growth(hashes.size()) && set.can_grow()) {
     set.begin_growth();
-    REQUIRE(set.migrate(0, set.old_capacity()) == statecheck::detail::VisitedSet::Insert::added);
+    REQUIRE(set.migrate(0, set.old_segments()) == statecheck::detail::VisitedSet::Insert::added);
     set.end_growth();
   }
   REQUIRE(set.capacity() == (std::uint64_t{1} << 20));
@@ -159,7 +160,7 @@ TEST_CASE("visited set: concurrent inserts, lookups and growth lose nothing", "[
   // Doubling twice (migration reads each entry's next home bit from its signature).
   for (int g = 0; g < 2; ++g) {
     set.begin_growth();
-    REQUIRE(set.migrate(0, set.old_capacity()) == statecheck::detail::VisitedSet::Insert::added);
+    REQUIRE(set.migrate(0, set.old_segments()) == statecheck::detail::VisitedSet::Insert::added);
     set.end_growth();
   }
   REQUIRE(set.capacity() == (std::uint64_t{1} << 22));
@@ -189,6 +190,27 @@ TEST_CASE("table memory: zeroed below and above a huge page, again after a relea
       statecheck::detail::free_table_memory(p, bytes);
     }
   }
+}
+
+// From a huge page up, the memory starts on a huge-page boundary (else a 2 MiB
+// visited-set segment could never be one huge page), a size that is no whole
+// number of pages included; released pages read as zero again (the level
+// table is emptied that way), and below a huge page nothing is released.
+TEST_CASE("table memory: huge-page aligned, and released pages read as zero", "[visited]") {
+  constexpr std::size_t huge = std::size_t{2} << 20;
+  for (const std::size_t bytes : {huge, (std::size_t{6} << 20) + 1000}) {
+    auto* p = static_cast<unsigned char*>(statecheck::detail::allocate_table_memory(bytes));
+    REQUIRE(reinterpret_cast<std::uintptr_t>(p) % huge == 0);
+    std::fill(p, p + bytes, static_cast<unsigned char>(0xA5));
+    REQUIRE(statecheck::detail::release_table_pages(p, bytes));
+    REQUIRE(std::all_of(p, p + bytes, [](unsigned char c) { return c == 0; }));
+    statecheck::detail::free_table_memory(p, bytes);
+  }
+  auto* small = static_cast<unsigned char*>(statecheck::detail::allocate_table_memory(1000));
+  small[0] = 1;
+  REQUIRE_FALSE(statecheck::detail::release_table_pages(small, 1000));
+  REQUIRE(small[0] == 1);
+  statecheck::detail::free_table_memory(small, 1000);
 }
 
 TEST_CASE("trace log: records of any width round-trip", "[tracelog]") {

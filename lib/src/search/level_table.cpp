@@ -28,7 +28,16 @@ void LevelTable::release() {
 }
 
 void LevelTable::clear() {
-  for (std::uint64_t i = 0; i < capacity(); ++i) slots_[i].tag.store(0, std::memory_order_relaxed);
+  if (!pages_released_)
+    for (std::uint64_t i = 0; i < capacity(); ++i) slots_[i].tag.store(0, std::memory_order_relaxed);
+  pages_released_ = false;
+  set_size(0);
+}
+
+void LevelTable::release_pages() {
+  // A table too small for its own mapping is only emptied (it costs little).
+  pages_released_ = release_table_pages(slots_, bytes());
+  if (!pages_released_) clear();
   set_size(0);
 }
 

@@ -87,10 +87,10 @@ bool LevelWriter::make_room(std::uint64_t n, std::size_t extra) {
     exact->reserve(total);
     return true;
   }
-  // Growing holds the old table and the new one, twice as big, at once.
-  while (visited->needs_growth(total) && visited->can_grow() && visited->bytes() * 3 <= room_for_visited(extra)) {
+  // Growing holds the new table and the old segments still in flight (VisitedSet::growth_peak_bytes).
+  while (visited->needs_growth(total) && visited->can_grow() && visited->growth_peak_bytes(threads) <= room_for_visited(extra)) {
     visited->begin_growth();
-    parallel(0, visited->old_capacity(), 1u << 16, [&](const auto& r) {
+    parallel(0, visited->old_segments(), 1, [&](const auto& r) {
       if (visited->migrate(r.begin(), r.end()) == VisitedSet::Insert::overflow)
         overflow.store(true, std::memory_order_relaxed);
     });

@@ -108,11 +108,15 @@ class Search : public LevelWriter {
     }
     const std::uint64_t n = net ? shared_.size() : table->size();
     frontier.release();  // expanded: no checkpoint or trace needs it now; its room goes to the set and the next level
-    bool on_disk = false;
-    const std::size_t extra = plan_next_level(n, on_disk);
-    if (!make_room(n, extra)) return false;
-    if (!fit_memory(extra, "level " + std::to_string(level + 1) + " (" + std::to_string(n) + " states)")) return false;
+    const std::string next = "level " + std::to_string(level + 1) + " (" + std::to_string(n) + " states)";
+    // The sort keys (32 B a state) replace the table (42.7 B+) before the set grows and the level is made.
+    if (!fit_memory(static_cast<std::size_t>(n) * sizeof(LevelTable::Entry), next)) return false;
     std::vector<LevelTable::Entry> entries = net ? std::move(shared_) : collect_entries();
+    table->release_pages();
+    bool on_disk = false;
+    const std::size_t extra = plan_next_level(n, on_disk);  // counts the entries as the extra they were
+    if (!make_room(n, extra)) return false;
+    if (!fit_memory(extra, next)) return false;
     if (!net) sort_by_key(entries);
     frontier.start(n, on_disk);
     for (std::uint64_t b = 0; b < n; b += frontier.window()) {  // in RAM: one block, the whole level

@@ -89,7 +89,7 @@ MemoryUse SearchState::memory_use() const {
   use.set_size = visited ? visited->bytes() : exact->bytes();
   use.log = log.bytes();
   use.log_can_spill = log.can_spill();
-  use.rest = table->bytes() + frontier.ram_bytes() + next_level.ram_bytes() + streamed_keys.capacity() * sizeof(std::uint64_t);
+  use.rest = table->resident_bytes() + frontier.ram_bytes() + next_level.ram_bytes() + streamed_keys.capacity() * sizeof(std::uint64_t);
   for (const auto& w : workers) use.rest += w->found.bytes();
   use.rest += rank_bytes();  // 0 for one process
   return use;
@@ -112,7 +112,7 @@ std::string SearchState::visited_full_message(std::uint64_t n, std::size_t extra
   const std::string why =
       !visited->can_grow()
           ? "it is at its cap of " + mib_text(visited->budget()) + " (--memory)"
-          : "growing it to " + mib_text(2 * set) + " (the old table is held while it moves) does not fit in --memory " +
+          : "growing it to " + mib_text(2 * set) + " (moved 2 MiB segment by segment) does not fit in --memory " +
                 mib_text(budget.limit()) + budget.less_program() + " beside the " + mib_text(rest) +
                 " of the trace log, frontier and level tables";
   return "the visited set is full: " + mib_text(set) + " holding " + std::to_string(result.stats.distinct) +
@@ -143,10 +143,10 @@ bool SearchState::next_level_on_disk(std::uint64_t n, std::size_t extra_in_ram) 
 bool SearchState::ram_short(std::uint64_t n, std::size_t extra) const {
   const MemoryUse use = memory_use();
   if (budget.fit(use, extra, "", false).kind == MemoryBudget::Fit::Kind::stop) return true;
-  // The visited set grows only with room for its old and new tables beside the rest (LevelWriter::make_room).
+  // The visited set grows only with room for its peak while doubling beside the rest (LevelWriter::make_room).
   const std::uint64_t total = result.stats.distinct + streamed + n;
   return visited && visited->needs_growth(total) && visited->can_grow() &&
-         visited->bytes() * 3 > budget.room_for_visited(use, extra);
+         visited->growth_peak_bytes(threads) > budget.room_for_visited(use, extra);
 }
 
 bool SearchState::stream_forced() {

@@ -23,7 +23,7 @@ namespace statecheck::detail {
 namespace {
 
 constexpr char magic[8] = {'s', 't', 'a', 't', 'e', 'c', 'h', 'k'};
-constexpr std::uint32_t version = 3;  // 2: per-transition new-state counts (--coverage after --resume); 3: compact visited table, symmetry
+constexpr std::uint32_t version = 4;  // 2: per-transition new-state counts (--coverage after --resume); 3: compact visited table, symmetry; 4: visited-set probes wrap inside 2 MiB segments
 enum Tag : std::uint32_t { meta_tag = 1, visited_tag = 2, trace_tag = 3, frontier_tag = 4 };
 constexpr const char* tag_names[] = {"?", "meta", "visited", "trace", "frontier"};
 constexpr std::size_t section_header = 24;

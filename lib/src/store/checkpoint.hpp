@@ -1,13 +1,14 @@
 // lib/src/store/checkpoint.hpp - the search state at a level boundary, on disk.
 //
-// ============================== format (version 3) ==========================
+// ============================== format (version 4) ==========================
 // A file DIR/checkpoint.sckp, native byte order (the magic fails on another):
 //   header   8-byte magic "statechk", u32 version, u32 section count (4)
 //   section  u32 tag, u32 zero, u64 length, u64 XXH3-64 of the payload, payload
 // in this order: meta (spec, constants, the options that change the answer,
 // the spec's shape, the level and every statistic so far), visited (the
 // fingerprint table in compact form, VisitedSet::write_compact: a mask per 64
-// slots and the used slots' words; or the exact set's encodings), trace (every
+// slots and the used slots' words, in slot order, the table's probes wrapping
+// inside 2 MiB segments since version 4; or the exact set's encodings), trace (every
 // level's Elias-Fano records, spilled ones included) and frontier (the
 // states of the level about to be expanded, state_size bytes each).
 // The reader checks the magic, the version, every length against the bytes

@@ -11,6 +11,7 @@
 
 #include "store/fault.hpp"
 #include "store/file_io.hpp"
+#include "store/table_memory.hpp"
 
 namespace statecheck::detail {
 
@@ -44,6 +45,12 @@ void FrontierStore::open_file() {
   ++spilled_levels_;
 }
 
+void FrontierStore::Unmap::operator()(std::byte* p) const noexcept { free_table_memory(p, bytes); }
+
+FrontierStore::Buffer FrontierStore::allocate(std::size_t bytes) {
+  return Buffer(static_cast<std::byte*>(allocate_table_memory(bytes)), Unmap{bytes});
+}
+
 void FrontierStore::start(std::uint64_t n, bool on_disk) {
   close_file();
   states_.reset();
@@ -51,11 +58,11 @@ void FrontierStore::start(std::uint64_t n, bool on_disk) {
   window_begin_ = window_end_ = 0;
   if (!on_disk) {
     window_states_ = 0;
-    if (n != 0) states_.reset(new std::byte[static_cast<std::size_t>(std::max<std::uint64_t>(n, 1)) * stride_]);
+    if (n != 0) states_ = allocate(static_cast<std::size_t>(n) * stride_);
     return;
   }
   window_states_ = window_ram_bytes(n) / stride_;
-  states_.reset(new std::byte[window_states_ * stride_]);
+  states_ = allocate(window_states_ * stride_);
   open_file();
 }
 
@@ -133,7 +140,7 @@ const std::byte* FrontierStore::view(std::uint64_t begin, std::uint64_t end) con
 
 void FrontierStore::spill() {
   if (on_disk() || count_ == 0) return;
-  std::unique_ptr<std::byte[]> held = std::move(states_);
+  Buffer held = std::move(states_);
   const std::uint64_t n = count_;
   try {
     start(n, true);

@@ -86,7 +86,16 @@ class FrontierStore {
   std::string workdir_;
   std::size_t window_bytes_ = 0;
   std::uint64_t count_ = 0;
-  std::unique_ptr<std::byte[]> states_;  // in RAM: the level; on disk: the window
+  // From the table allocator, not the heap: a level array (tens of MiB) freed
+  // by release() goes back to the system at once, where malloc may keep it
+  // resident, uncounted, while the level table and sort keys peak beside it.
+  struct Unmap {
+    std::size_t bytes;  // no initializer: unique_ptr's default constructor wants one usable in this class
+    void operator()(std::byte* p) const noexcept;
+  };
+  using Buffer = std::unique_ptr<std::byte[], Unmap>;
+  static Buffer allocate(std::size_t bytes);
+  Buffer states_;                        // in RAM: the level; on disk: the window
   std::size_t window_states_ = 0;        // on disk: the window's capacity
   int fd_ = -1;
   std::string file_;

@@ -3,6 +3,7 @@
 
 #include <sys/mman.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 
@@ -19,12 +20,26 @@ void* allocate_table_memory(std::size_t bytes) {
     if (p == nullptr) throw std::bad_alloc();
     return p;
   }
-  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) throw std::bad_alloc();
+  // Aligned to a huge page, or a 2 MiB visited-set segment could never be one
+  // (mmap aligns to 4 KiB): map one huge page more and unmap the ends.
+  void* mapped = mmap(nullptr, bytes + huge_page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mapped == MAP_FAILED) throw std::bad_alloc();
+  const auto start = reinterpret_cast<std::uintptr_t>(mapped);
+  const std::uintptr_t aligned = (start + huge_page - 1) & ~(std::uintptr_t{huge_page} - 1);
+  if (aligned != start) munmap(mapped, aligned - start);
+  const std::size_t tail = start + huge_page - aligned;
+  const std::size_t kept = (bytes + 4095) & ~std::size_t{4095};  // the kernel maps whole pages
+  if (tail != 0) munmap(reinterpret_cast<void*>(aligned + kept), tail);
+  void* p = reinterpret_cast<void*>(aligned);
 #ifdef MADV_HUGEPAGE
   (void)madvise(p, bytes, MADV_HUGEPAGE);  // a hint: ignored where THP is off
 #endif
   return p;
+}
+
+bool release_table_pages(void* p, std::size_t bytes) noexcept {
+  if (p == nullptr || bytes < huge_page) return false;
+  return madvise(p, bytes, MADV_DONTNEED) == 0;  // private anonymous: zero-filled on the next touch
 }
 
 void free_table_memory(void* p, std::size_t bytes) noexcept {

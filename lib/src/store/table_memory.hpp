@@ -19,6 +19,10 @@ namespace statecheck::detail {
 
 /// `bytes` of zeroed memory; throws std::bad_alloc when none is left.
 void* allocate_table_memory(std::size_t bytes);
+/// Gives the resident pages of allocate_table_memory(bytes)'s memory back to
+/// the system, which reads as zero again; false (nothing done) below a huge
+/// page, where the memory is the allocator's.
+bool release_table_pages(void* p, std::size_t bytes) noexcept;
 /// Gives back what allocate_table_memory(bytes) returned (null is ignored).
 void free_table_memory(void* p, std::size_t bytes) noexcept;
 

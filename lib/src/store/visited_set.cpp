@@ -12,31 +12,39 @@
 
 namespace statecheck::detail {
 
-namespace {
-// Zero pages handed out lazily (an untouched part of the table costs no
-// resident memory), huge where the kernel allows: table_memory.hpp.
-std::atomic<std::uint64_t>* allocate_table(std::uint64_t slots) {
-  return static_cast<std::atomic<std::uint64_t>*>(allocate_table_memory(static_cast<std::size_t>(slots) * sizeof(std::uint64_t)));
+std::unique_ptr<VisitedSet::Slot*[]> VisitedSet::allocate_segments(unsigned bits) {
+  const std::uint64_t count = std::uint64_t{1} << (bits - segment_bits);
+  auto directory = std::make_unique<Slot*[]>(count);  // null: freeing a half-built one is safe
+  try {
+    // Zero pages handed out lazily (an untouched part costs no resident
+    // memory), huge where the kernel allows: table_memory.hpp.
+    for (std::uint64_t i = 0; i < count; ++i) directory[i] = static_cast<Slot*>(allocate_table_memory(segment_bytes));
+  } catch (...) {
+    free_segments(directory, count);
+    throw;
+  }
+  return directory;
 }
-void free_table(std::atomic<std::uint64_t>* table, std::uint64_t slots) {
-  free_table_memory(table, static_cast<std::size_t>(slots) * sizeof(std::uint64_t));
+
+void VisitedSet::free_segments(std::unique_ptr<Slot*[]>& directory, std::uint64_t count) {
+  if (!directory) return;
+  for (std::uint64_t i = 0; i < count; ++i) free_table_memory(directory[i], segment_bytes);
+  directory.reset();
 }
-}  // namespace
 
 VisitedSet::VisitedSet(std::size_t budget_bytes) : budget_(budget_bytes) {
-  table_ = allocate_table(std::uint64_t{1} << bits_);
-  mask_ = (std::uint64_t{1} << bits_) - 1;
+  directory_ = allocate_segments(bits_);
+  segments_ = directory_.get();
 }
 
 VisitedSet::~VisitedSet() {
-  free_table(table_, capacity());
-  free_table(old_table_, old_capacity_);
+  free_segments(directory_, segment_count());
+  free_segments(old_directory_, old_segment_count_);
 }
 
-VisitedSet::Insert VisitedSet::place(std::atomic<std::uint64_t>* table, std::uint64_t mask,
-                                     std::uint64_t home, std::uint64_t sig) {
+VisitedSet::Insert VisitedSet::place(Slot* segment, std::uint64_t home, std::uint64_t sig) {
   for (std::uint64_t d = 0; d <= max_displacement; ++d) {
-    std::atomic<std::uint64_t>& slot = table[(home + d) & mask];
+    Slot& slot = segment[(home + d) & segment_mask];
     const std::uint64_t word = make_word(sig, d);
     std::uint64_t seen = slot.load(std::memory_order_relaxed);
     if (seen == 0 && slot.compare_exchange_strong(seen, word, std::memory_order_relaxed)) return Insert::added;
@@ -45,8 +53,20 @@ VisitedSet::Insert VisitedSet::place(std::atomic<std::uint64_t>* table, std::uin
   return Insert::overflow;
 }
 
+// Growth writes each new segment from one thread only: no CAS needed.
+VisitedSet::Insert VisitedSet::place_alone(Slot* segment, std::uint64_t home, std::uint64_t sig) {
+  for (std::uint64_t d = 0; d <= max_displacement; ++d) {
+    Slot& slot = segment[(home + d) & segment_mask];
+    if (slot.load(std::memory_order_relaxed) != 0) continue;
+    slot.store(make_word(sig, d), std::memory_order_relaxed);
+    return Insert::added;
+  }
+  return Insert::overflow;
+}
+
 VisitedSet::Insert VisitedSet::insert(const Hash128& h) {
-  const Insert r = place(table_, mask_, h.lo >> (64 - bits_), signature(h));
+  const std::uint64_t home = h.lo >> (64 - bits_);
+  const Insert r = place(directory_[home >> segment_bits], home & segment_mask, signature(h));
   if (r == Insert::added) size_.fetch_add(1, std::memory_order_relaxed);
   if (r == Insert::present) collisions_.fetch_add(1, std::memory_order_relaxed);
   return r;
@@ -66,33 +86,50 @@ bool VisitedSet::can_hold(std::uint64_t total) const {
 }
 
 void VisitedSet::begin_growth() {
-  old_table_ = table_;
-  old_capacity_ = capacity();
+  old_segment_count_ = segment_count();
+  old_directory_ = std::move(directory_);
+  directory_ = std::make_unique<Slot*[]>(2 * old_segment_count_);  // filled by migrate()
+  segments_ = directory_.get();
   ++bits_;
-  table_ = allocate_table(std::uint64_t{1} << bits_);
-  mask_ = (std::uint64_t{1} << bits_) - 1;
 }
 
 VisitedSet::Insert VisitedSet::migrate(std::uint64_t begin, std::uint64_t end) {
-  const std::uint64_t old_mask = old_capacity_ - 1;
-  const unsigned old_bits = bits_ - 1;
-  for (std::uint64_t i = begin; i < end; ++i) {
-    const std::uint64_t w = old_table_[i].load(std::memory_order_relaxed);
-    if (w == 0) continue;
-    const std::uint64_t displacement = (w & 0xFFF) - 1;
-    const std::uint64_t sig = w >> 12;
-    const std::uint64_t old_home = (i - displacement) & old_mask;
-    // B[old_bits] is signature bit (old_bits - k0), counted from its top.
-    const std::uint64_t next_bit = (sig >> (signature_bits - 1 - (old_bits - initial_bits))) & 1u;
-    if (place(table_, mask_, (old_home << 1) | next_bit, sig) == Insert::overflow) return Insert::overflow;
-  }
+  for (std::uint64_t i = begin; i < end; ++i)
+    if (migrate_segment(i) == Insert::overflow) return Insert::overflow;
   return Insert::added;
 }
 
+// Old segment i holds the homes with prefix i; doubled, they are the homes of
+// new segments 2i and 2i + 1, which no other segment's states reach.
+VisitedSet::Insert VisitedSet::migrate_segment(std::uint64_t i) {
+  Slot*& old = old_directory_[i];
+  directory_[2 * i] = static_cast<Slot*>(allocate_table_memory(segment_bytes));
+  directory_[2 * i + 1] = static_cast<Slot*>(allocate_table_memory(segment_bytes));
+  const unsigned old_bits = bits_ - 1;
+  Insert result = Insert::added;
+  for (std::uint64_t j = 0; j <= segment_mask && result == Insert::added; ++j) {
+    const std::uint64_t w = old[j].load(std::memory_order_relaxed);
+    if (w == 0) continue;
+    const std::uint64_t displacement = (w & 0xFFF) - 1;
+    const std::uint64_t sig = w >> 12;
+    const std::uint64_t old_home = (i << segment_bits) | ((j - displacement) & segment_mask);
+    // B[old_bits] is signature bit (old_bits - k0), counted from its top.
+    const std::uint64_t next_bit = (sig >> (signature_bits - 1 - (old_bits - initial_bits))) & 1u;
+    const std::uint64_t home = (old_home << 1) | next_bit;
+    result = place_alone(directory_[home >> segment_bits], home & segment_mask, sig);
+  }
+  free_table_memory(old, segment_bytes);
+  old = nullptr;
+  return result;
+}
+
 void VisitedSet::end_growth() {
-  free_table(old_table_, old_capacity_);
-  old_table_ = nullptr;
-  old_capacity_ = 0;
+  free_segments(old_directory_, old_segment_count_);  // none left unless a migration stopped early
+  old_segment_count_ = 0;
+  // A segment never migrated (overflow stopped its range) is still null: give
+  // it zero pages so the table stays well formed for the report and trace.
+  for (std::uint64_t s = 0; s < segment_count(); ++s)
+    if (directory_[s] == nullptr) directory_[s] = static_cast<Slot*>(allocate_table_memory(segment_bytes));
 }
 
 namespace {
@@ -125,18 +162,19 @@ std::uint64_t VisitedSet::compact_size_if_valid(unsigned bits, std::span<const s
 bool VisitedSet::restore(unsigned bits, std::span<const std::byte> compact, std::uint64_t size, std::uint64_t collisions) {
   if (compact_size_if_valid(bits, compact, size) == 0) return false;
   const std::uint64_t slots = std::uint64_t{1} << bits;
-  std::atomic<std::uint64_t>* table = allocate_table(slots);  // zeroed
+  std::unique_ptr<Slot*[]> directory = allocate_segments(bits);  // zeroed
   const std::byte* p = compact.data();
   for (std::uint64_t base = 0; base < slots; base += 64) {
+    Slot* group = directory[base >> segment_bits] + (base & segment_mask);
     std::uint64_t mask = load_word(p);
     p += 8;
     for (; mask != 0; mask &= mask - 1, p += 8)
-      table[base + static_cast<std::uint64_t>(std::countr_zero(mask))].store(load_word(p), std::memory_order_relaxed);
+      group[std::countr_zero(mask)].store(load_word(p), std::memory_order_relaxed);
   }
-  free_table(table_, capacity());
-  table_ = table;
+  free_segments(directory_, segment_count());
+  directory_ = std::move(directory);
+  segments_ = directory_.get();
   bits_ = bits;
-  mask_ = slots - 1;
   size_.store(size, std::memory_order_relaxed);
   collisions_.store(collisions, std::memory_order_relaxed);
   return true;

@@ -113,6 +113,13 @@ class LevelTable {
   }
   /// Empties the table for the next level, keeping its capacity.
   void clear();
+  /// Empties it and gives its pages back until the next level touches them
+  /// (zero pages are empty slots): once collected, the level's entries live
+  /// elsewhere, and the visited set's growth and the next frontier get the
+  /// room. clear() then marks it resident again, without touching it.
+  void release_pages();
+  /// bytes(), or 0 between release_pages() and clear().
+  std::size_t resident_bytes() const { return pages_released_ ? 0 : bytes(); }
   /// Entries of slots [begin, end) appended to `out` (any order).
   void collect(std::uint64_t begin, std::uint64_t end, std::vector<Entry>& out) const;
 
@@ -145,6 +152,7 @@ class LevelTable {
   std::uint64_t limit_ = 0;  // entries under max_load
   std::atomic<std::uint64_t> claimed_{0};
   std::atomic<bool> full_{false};
+  bool pages_released_ = false;
 };
 
 }  // namespace statecheck::detail

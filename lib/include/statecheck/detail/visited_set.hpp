@@ -9,6 +9,11 @@
 //   without the states (the next home bit is read from the signature), and two
 //   different states are confused only when B[0, k0 + 52) is equal: a
 //   (k0 + 52)-bit fingerprint of which only 52 bits are stored.
+// * The table is cut into segments of 2^18 slots (2 MiB, one huge page): the
+//   home's top bits pick the segment, probing wraps inside it. A doubling
+//   maps old segment i onto new segments 2i and 2i + 1 alone, so it runs a
+//   segment at a time, freeing each old one once moved: its peak is the new
+//   table plus the segments in flight, not the old and the new table at once.
 // * contains() may run concurrently with other contains() calls; insert() may
 //   run concurrently with other insert() calls (lock-free CAS on empty slots).
 //   The search is level-synchronous: lookups happen while a level expands,
@@ -18,9 +23,11 @@
 // ============================================================================
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 
 #include "statecheck/detail/hash.hpp"
@@ -33,6 +40,10 @@ class VisitedSet {
   static constexpr unsigned signature_bits = 52;
   static constexpr std::uint64_t max_displacement = 4094;
   static constexpr double max_load = 0.75;
+  static constexpr unsigned segment_bits = 18;  // 2^18 slots of 8 bytes: one 2 MiB huge page
+  static constexpr std::uint64_t segment_mask = (std::uint64_t{1} << segment_bits) - 1;
+  static constexpr std::size_t segment_bytes = sizeof(std::uint64_t) << segment_bits;
+  static_assert(initial_bits >= segment_bits && max_displacement < segment_mask, "a probe stays in its segment");
 
   enum class Insert { added, present, overflow };
 
@@ -45,9 +56,10 @@ class VisitedSet {
   /// Was a state with this hash inserted before? (compacted: see banner)
   bool contains(const Hash128& h) const {
     const std::uint64_t home = h.lo >> (64 - bits_);
+    const std::atomic<std::uint64_t>* segment = segments_[home >> segment_bits];
     const std::uint64_t sig = signature(h);
     for (std::uint64_t d = 0; d <= max_displacement; ++d) {
-      const std::uint64_t w = table_[(home + d) & mask_].load(std::memory_order_relaxed);
+      const std::uint64_t w = segment[(home + d) & segment_mask].load(std::memory_order_relaxed);
       if (w == 0) return false;
       if (w == make_word(sig, d)) return true;
     }
@@ -55,25 +67,35 @@ class VisitedSet {
   }
 
   /// Hint the cache about the slot `contains(h)` will read first.
-  void prefetch(const Hash128& h) const { __builtin_prefetch(&table_[h.lo >> (64 - bits_)]); }
+  void prefetch(const Hash128& h) const {
+    const std::uint64_t home = h.lo >> (64 - bits_);
+    __builtin_prefetch(&segments_[home >> segment_bits][home & segment_mask]);
+  }
 
   Insert insert(const Hash128& h);
 
   /// Growth in three steps so the caller can migrate in parallel:
-  /// begin_growth() then migrate() over [0, old_capacity()) then end_growth().
+  /// begin_growth() then migrate() over the old segments [0, old_segments())
+  /// then end_growth(); each old segment is freed as soon as it has moved.
   /// True when `total` entries would load the table beyond max_load.
   bool needs_growth(std::uint64_t total) const;
   /// True when one more doubling stays within the budget.
   bool can_grow() const;
   /// True when `total` entries fit at all (load at most 0.92).
   bool can_hold(std::uint64_t total) const;
+  /// The most bytes the table holds while it doubles with `concurrency`
+  /// segments moving at once: the new table and the old segments in flight.
+  std::size_t growth_peak_bytes(unsigned concurrency) const {
+    return 2 * bytes() + std::min<std::size_t>(concurrency, segment_count()) * segment_bytes;
+  }
   void begin_growth();
   Insert migrate(std::uint64_t begin, std::uint64_t end);
   void end_growth();
-  std::uint64_t old_capacity() const { return old_capacity_; }
+  std::uint64_t old_segments() const { return old_segment_count_; }
 
   std::uint64_t size() const { return size_.load(std::memory_order_relaxed); }
-  std::uint64_t capacity() const { return mask_ + 1; }
+  std::uint64_t capacity() const { return std::uint64_t{1} << bits_; }
+  std::uint64_t segment_count() const { return capacity() >> segment_bits; }
   std::size_t bytes() const { return static_cast<std::size_t>(capacity()) * sizeof(std::uint64_t); }
   std::size_t budget() const { return budget_; }
   double load() const { return static_cast<double>(size()) / static_cast<double>(capacity()); }
@@ -109,26 +131,33 @@ class VisitedSet {
   static std::uint64_t make_word(std::uint64_t sig, std::uint64_t displacement) {
     return (sig << 12) | (displacement + 1);
   }
-  Insert place(std::atomic<std::uint64_t>* table, std::uint64_t mask, std::uint64_t home, std::uint64_t sig);
+  using Slot = std::atomic<std::uint64_t>;
+  static Insert place(Slot* segment, std::uint64_t home, std::uint64_t sig);
+  static Insert place_alone(Slot* segment, std::uint64_t home, std::uint64_t sig);
+  /// 2^bits slots as zeroed segments, in a new directory.
+  static std::unique_ptr<Slot*[]> allocate_segments(unsigned bits);
+  static void free_segments(std::unique_ptr<Slot*[]>& directory, std::uint64_t count);
+  Insert migrate_segment(std::uint64_t old_segment);
 
-  std::atomic<std::uint64_t>* table_ = nullptr;
-  std::uint64_t mask_ = 0;
+  std::unique_ptr<Slot*[]> directory_;   // owns segments_'s array
+  Slot* const* segments_ = nullptr;      // segment i: slots [i * 2^18, (i + 1) * 2^18)
   unsigned bits_ = initial_bits;
   std::atomic<std::uint64_t> size_{0};
   std::atomic<std::uint64_t> collisions_{0};
   std::size_t budget_ = 0;
-  std::atomic<std::uint64_t>* old_table_ = nullptr;
-  std::uint64_t old_capacity_ = 0;
+  std::unique_ptr<Slot*[]> old_directory_;  // while growing: the segments not yet moved
+  std::uint64_t old_segment_count_ = 0;
 };
 
 template <class Put>
 void VisitedSet::write_compact(Put&& put) const {
   std::uint64_t group[65];  // the mask, then up to 64 words
   for (std::uint64_t base = 0; base < capacity(); base += 64) {
+    const Slot* segment = segments_[base >> segment_bits];
     std::uint64_t mask = 0;
     std::size_t n = 1;
     for (std::uint64_t i = 0; i < 64; ++i) {
-      const std::uint64_t w = table_[base + i].load(std::memory_order_relaxed);
+      const std::uint64_t w = segment[(base & segment_mask) + i].load(std::memory_order_relaxed);
       if (w == 0) continue;
       mask |= std::uint64_t{1} << i;
       group[n++] = w;
