@@ -96,7 +96,7 @@ void FrontierStore::commit(std::uint64_t begin, std::uint64_t end) {
 void FrontierStore::start_appending() {
   start(0, false);
   window_states_ = window_ram_bytes(~std::uint64_t{0} / stride_) / stride_;
-  states_.reset(new std::byte[window_states_ * stride_]);
+  states_ = allocate(window_states_ * stride_);  // with its size, which the table-memory deleter needs
   open_file();
 }
 
