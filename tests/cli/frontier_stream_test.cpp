@@ -17,22 +17,13 @@
 #include "support/shell.hpp"
 #include "support/temp_dir.hpp"
 
+using test::search_facts;
 using test::sh;
 namespace fs = std::filesystem;
 
 namespace {
 
 const std::string bin = STATECHECK_BIN;
-
-/// The JSON result without what describes this run rather than the search.
-nlohmann::json search_facts(const std::string& out) {
-  nlohmann::json doc = test::parse_json(out);
-  for (const char* key : {"seconds", "peak_rss_bytes", "memory_peak_bytes", "frontier_spilled_levels",
-                          "frontier_disk_bytes", "forecast", "level_table"})
-    doc["stats"].erase(key);
-  doc["run"]["options"].erase("memory_bytes");  // --memory differs on purpose
-  return doc;
-}
 
 std::uint64_t spilled(const std::string& out) {
   return test::field(test::parse_json(out), "stats/frontier_spilled_levels").get<std::uint64_t>();

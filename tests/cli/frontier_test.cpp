@@ -14,21 +14,13 @@
 #include "support/shell.hpp"
 #include "support/temp_dir.hpp"
 
+using test::search_facts;
 using test::sh;
 namespace fs = std::filesystem;
 
 namespace {
 
 const std::string bin = STATECHECK_BIN;
-
-/// The JSON result without what describes this run rather than the search.
-nlohmann::json search_facts(const std::string& out) {
-  nlohmann::json doc = test::parse_json(out);
-  for (const char* key : {"seconds", "peak_rss_bytes", "memory_peak_bytes", "frontier_spilled_levels",
-                          "frontier_disk_bytes", "forecast"})
-    doc["stats"].erase(key);
-  return doc;
-}
 
 }  // namespace
 

@@ -26,4 +26,14 @@ inline const nlohmann::json& field(const nlohmann::json& doc, const std::string&
   return doc.at(pointer);
 }
 
+/// A `--format json` result without what describes the run rather than the search (time,
+/// memory, where the levels were kept), for comparing runs that must find the same.
+inline nlohmann::json search_facts(const std::string& out) {
+  nlohmann::json doc = parse_json(out);
+  for (const char* key : {"seconds", "peak_rss_bytes", "memory_peak_bytes", "frontier_spilled_levels",
+                          "frontier_disk_bytes", "forecast", "level_table"})
+    doc["stats"].erase(key);
+  return doc;
+}
+
 }  // namespace test
