@@ -33,6 +33,7 @@ inline nlohmann::json search_facts(const std::string& out) {
   for (const char* key : {"seconds", "peak_rss_bytes", "memory_peak_bytes", "frontier_spilled_levels",
                           "frontier_disk_bytes", "forecast", "level_table"})
     doc["stats"].erase(key);
+  doc["run"]["options"].erase("memory_bytes");  // runs compared at different --memory on purpose
   return doc;
 }
 
