@@ -86,7 +86,9 @@ void SearchState::keep_smallest_keys(std::vector<LevelTable::Entry>& mine) const
 
 void SearchState::send_successors(const std::vector<std::vector<LevelTable::Entry>>& to,
                                   std::vector<LevelTable::Entry>& mine) {
-  const std::size_t item = sizeof(Header) + layout.stride;
+  // A record is the state and, after it, its encoding, which only --exact reads (from the owner's records).
+  const std::size_t record_bytes = exact ? layout.stride : layout.state_size;
+  const std::size_t item = sizeof(Header) + record_bytes;
   // Rounds of at most round_bytes to each process, until every process has sent all.
   const std::size_t per_round = std::max<std::size_t>(1, round_bytes / item);
   std::uint64_t rounds = 0;
@@ -104,7 +106,7 @@ void SearchState::send_successors(const std::vector<std::vector<LevelTable::Entr
         const Header h{e.lo, e.hi, e.key};
         std::byte* at = out[d].data() + (i - from) * item;
         std::memcpy(at, &h, sizeof h);
-        std::memcpy(at + sizeof h, workers[e.worker]->found.at(e.record), layout.stride);
+        std::memcpy(at + sizeof h, workers[e.worker]->found.at(e.record), record_bytes);
       }
     }
     const std::vector<std::byte> in = net->all_to_all(out);
@@ -114,7 +116,7 @@ void SearchState::send_successors(const std::vector<std::vector<LevelTable::Entr
       const std::byte* record = in.data() + at + sizeof h;
       // The owner's set: the one that knows (with --exact, by the full encoding the record carries).
       if (exact ? exact->contains({h.lo, h.hi}, layout.encoding(record)) : visited->contains({h.lo, h.hi})) continue;
-      std::memcpy(store.next(), record, layout.stride);
+      std::memcpy(store.next(), record, record_bytes);
       mine.push_back({h.key, h.lo, h.hi, 0, store.size()});
       store.commit();
     }
