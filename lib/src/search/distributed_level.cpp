@@ -12,6 +12,7 @@
 // owner keeps the smallest over all discoverers, and a state's global rank
 // is the number of keys below its own over all processes.
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -39,14 +40,6 @@ struct Header {  // what precedes a state record in the exchange
 
 }  // namespace
 
-void SearchState::refuse_unshared_options() const {
-  const std::string several = "with " + std::to_string(net->size()) + " processes, ";
-  if (options.exact) throw config_error(several + "--exact is not supported: drop --exact, or run one process");
-  if (ops.stabilizer != nullptr || ops.canonicalize != nullptr)
-    throw config_error(several + "symmetry reduction is not supported: add --no-symmetry, or run one process");
-  // Checkpoints: one per process (shared_checkpoint.cpp).
-}
-
 std::vector<LevelTable::Entry> SearchState::share_level(std::vector<LevelTable::Entry> entries, bool initial) {
   const int k = net->size(), me = net->rank();
   const std::uint64_t tid_mask = (std::uint64_t{1} << tid_bits) - 1;
@@ -63,21 +56,39 @@ std::vector<LevelTable::Entry> SearchState::share_level(std::vector<LevelTable::
   std::vector<LevelTable::Entry> mine = std::move(to[static_cast<std::size_t>(me)]);
   to[static_cast<std::size_t>(me)].clear();
   send_successors(to, mine);
-  // One entry per state, with its smallest key; then the level's order.
-  std::sort(mine.begin(), mine.end(), [](const LevelTable::Entry& a, const LevelTable::Entry& b) {
-    return a.hi != b.hi ? a.hi < b.hi : a.lo != b.lo ? a.lo < b.lo : a.key < b.key;
-  });
-  mine.erase(std::unique(mine.begin(), mine.end(),
-                         [](const LevelTable::Entry& a, const LevelTable::Entry& b) { return a.lo == b.lo && a.hi == b.hi; }),
-             mine.end());
+  keep_smallest_keys(mine);
   std::sort(mine.begin(), mine.end(), [](const LevelTable::Entry& a, const LevelTable::Entry& b) { return a.key < b.key; });
   next_ranks = rank_keys(mine, initial);
   return mine;
 }
 
+void SearchState::keep_smallest_keys(std::vector<LevelTable::Entry>& mine) const {
+  std::sort(mine.begin(), mine.end(), [](const LevelTable::Entry& a, const LevelTable::Entry& b) {
+    return a.hi != b.hi ? a.hi < b.hi : a.lo != b.lo ? a.lo < b.lo : a.key < b.key;
+  });
+  const auto same_state = [&](const LevelTable::Entry& a, const LevelTable::Entry& b) {
+    if (a.lo != b.lo || a.hi != b.hi) return false;
+    if (!exact) return true;
+    // With --exact, states that share a hash are told apart by their encodings, as the level table does.
+    const auto encoding = [&](const LevelTable::Entry& e) { return layout.encoding(workers[e.worker]->found.at(e.record)); };
+    return std::memcmp(encoding(a), encoding(b), layout.encoded_bytes()) == 0;
+  };
+  std::size_t kept = 0, hash_begin = 0;  // mine[hash_begin, kept): the states kept so far of the current hash
+  for (std::size_t i = 0; i < mine.size(); ++i) {
+    if (kept == 0 || mine[kept - 1].lo != mine[i].lo || mine[kept - 1].hi != mine[i].hi) hash_begin = kept;
+    const auto same = [&](const LevelTable::Entry& k) { return same_state(k, mine[i]); };
+    // Each hash's entries come smallest key first: the first of each state has its key.
+    if (std::none_of(mine.begin() + static_cast<std::ptrdiff_t>(hash_begin), mine.begin() + static_cast<std::ptrdiff_t>(kept), same))
+      mine[kept++] = mine[i];
+  }
+  mine.resize(kept);
+}
+
 void SearchState::send_successors(const std::vector<std::vector<LevelTable::Entry>>& to,
                                   std::vector<LevelTable::Entry>& mine) {
-  const std::size_t item = sizeof(Header) + layout.stride;
+  // A record is the state and, after it, its encoding, which only --exact reads (from the owner's records).
+  const std::size_t record_bytes = exact ? layout.stride : layout.state_size;
+  const std::size_t item = sizeof(Header) + record_bytes;
   // Rounds of at most round_bytes to each process, until every process has sent all.
   const std::size_t per_round = std::max<std::size_t>(1, round_bytes / item);
   std::uint64_t rounds = 0;
@@ -95,15 +106,17 @@ void SearchState::send_successors(const std::vector<std::vector<LevelTable::Entr
         const Header h{e.lo, e.hi, e.key};
         std::byte* at = out[d].data() + (i - from) * item;
         std::memcpy(at, &h, sizeof h);
-        std::memcpy(at + sizeof h, workers[e.worker]->found.at(e.record), layout.stride);
+        std::memcpy(at + sizeof h, workers[e.worker]->found.at(e.record), record_bytes);
       }
     }
     const std::vector<std::byte> in = net->all_to_all(out);
     for (std::size_t at = 0; at + item <= in.size(); at += item) {
       Header h;
       std::memcpy(&h, in.data() + at, sizeof h);
-      if (visited->contains({h.lo, h.hi})) continue;  // the owner's set: the one that knows
-      std::memcpy(store.next(), in.data() + at + sizeof h, layout.stride);
+      const std::byte* record = in.data() + at + sizeof h;
+      // The owner's set: the one that knows (with --exact, by the full encoding the record carries).
+      if (exact ? exact->contains({h.lo, h.hi}, layout.encoding(record)) : visited->contains({h.lo, h.hi})) continue;
+      std::memcpy(store.next(), record, record_bytes);
       mine.push_back({h.key, h.lo, h.hi, 0, store.size()});
       store.commit();
     }
@@ -201,9 +214,27 @@ void SearchState::agree_failure(std::uint64_t& error_rank, std::uint32_t& error_
   dead = first[1];
 }
 
+double SearchState::shared_sum(double mine) {
+  // Each process's orbit sizes are whole numbers, exactly summed below 2^53 (as one process's threads sum theirs).
+  std::vector<std::uint64_t> counts;
+  const std::vector<std::uint64_t> all = net->all_gather({std::bit_cast<std::uint64_t>(mine)}, counts);
+  double total = 0;
+  for (const std::uint64_t bits : all) total += std::bit_cast<double>(bits);
+  return total;
+}
+
+void SearchState::agree_self_check(std::optional<SelfCheckFailure>& failure, std::uint64_t& rank) {
+  const std::uint64_t mine = failure ? rank : most, first = net->one_min(mine);
+  if (first == most) return;
+  rank = first;
+  const int holder = net->first_with(mine == first);
+  SelfCheckFailure f = failure.value_or(SelfCheckFailure{});
+  failure = SelfCheckFailure{net->share(f.where, holder), net->share(f.message, holder)};
+}
+
 void SearchState::reduce_stats() {
   Stats& s = result.stats;
-  std::vector<std::uint64_t> v{s.distinct, s.generated, s.level_table_retries};
+  std::vector<std::uint64_t> v{s.distinct, s.generated, s.level_table_retries, s.symmetry_uncounted};
   v.insert(v.end(), s.level_sizes.begin(), s.level_sizes.end());
   for (const auto& a : s.actions) v.push_back(a.new_states);
   v.insert(v.end(), s.transition_new.begin(), s.transition_new.end());
@@ -213,10 +244,12 @@ void SearchState::reduce_stats() {
   s.distinct = *next++;
   s.generated = *next++;
   s.level_table_retries = *next++;
+  s.symmetry_uncounted = *next++;
   for (auto& n : s.level_sizes) n = *next++;
   for (auto& a : s.actions) a.new_states = *next++;
   for (auto& n : s.transition_new) n = *next++;
   for (auto& n : s.transition_enabled) n = *next++;
+  s.symmetry_states = shared_sum(s.symmetry_states);
   exchanged_bytes = net->one_sum(net->bytes_sent);
   if (net->rank() == 0)  // the cost of spreading the search, for bench/mpi.txt (stderr: the report stays as one process's)
     std::fprintf(stderr, "statecheck: %d processes sent each other %llu bytes (%.1f a state)\n", net->size(),

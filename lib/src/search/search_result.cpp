@@ -58,7 +58,7 @@ std::vector<TraceStep> SearchState::trace_to(Location at, bool compare_last, std
     const bool follow = !path.empty();
     if (path.empty()) path = net ? shared_path(at) : log.path(at.level, at.rank);
     // Across processes each holds a part of the visited states: the replay is checked against the last state only.
-    steps = TraceBuilder(ops, net ? nullptr : visited.get(), exact.get()).build(path, problem, last, last_state, follow);
+    steps = TraceBuilder(ops, net ? nullptr : visited.get(), net ? nullptr : exact.get()).build(path, problem, last, last_state, follow);
   } catch (const std::runtime_error& e) {  // a spill file (trace log, frontier) could not be read back: an I/O stop, not the spec's fault
     const std::string found = result.violation ? "a violation of " + result.violation->property
                                                : result.error ? "a spec error" : "a result";

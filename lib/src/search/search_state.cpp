@@ -70,7 +70,6 @@ SearchState::SearchState(const ModelOps& model_ops, const CheckOptions& opts)
   net = join_processes();
   place_checkpoints();
   if (net) {
-    refuse_unshared_options();
     // The fewest-switch pass reads a whole level: one process's. A violation's report says so (search_result.cpp).
     shared_trace_fallback = options.trace == CheckOptions::TracePolicy::fewest_switches;
     options.trace = CheckOptions::TracePolicy::first_found;
@@ -198,9 +197,13 @@ bool SearchState::fit_memory(std::size_t extra, const std::string& what) {
 bool SearchState::self_check_frontier() {
   if (!view) return true;
   std::uint64_t& done = result.stats.self_checked;
-  if (done == 0 && frontier_count > 0) {
+  // Across processes the budget is spent on the whole level's first states, in
+  // global rank order, each process checking its own, so the same states are
+  // checked and the same first failure is reported as by one process.
+  const std::uint64_t level_states = net ? global_frontier_count : frontier_count;
+  if (done == 0 && level_states > 0) {
     try {
-      if (const std::optional<SelfCheckFailure> f = check_initial_symmetry(*view)) {
+      if (const std::optional<SelfCheckFailure> f = check_initial_symmetry(*view)) {  // the same on every process
         fail_with_error({level, 0}, "self-check failed: " + f->message, f->where, std::nullopt);
         return false;
       }
@@ -208,14 +211,21 @@ bool SearchState::self_check_frontier() {
       // init threw: the search has reported it already
     }
   }
-  for (std::uint64_t rank = 0; rank < frontier_count && done < options.self_check_states; ++rank, ++done) {
+  const std::uint64_t checked = std::min(level_states, options.self_check_states - std::min(done, options.self_check_states));
+  std::optional<SelfCheckFailure> failure;
+  std::uint64_t failed_at = checked;  // the failing state's (global) rank: the states before it passed
+  for (std::uint64_t rank = 0; rank < frontier_count && !failure; ++rank) {
+    const std::uint64_t global = net ? frontier_ranks[rank] : rank;
+    if (global >= checked) break;
     const std::byte* state = frontier.view(rank, rank + 1);  // on disk: a miss reads a window from `rank` on
-    const std::optional<SelfCheckFailure> f = self_check(*view, state, invariant_mask);
-    if (!f) continue;
-    fail_with_error({level, rank}, "self-check failed: " + f->message, f->where, std::nullopt);
-    return false;
+    failure = self_check(*view, state, invariant_mask);
+    if (failure) failed_at = global;
   }
-  return true;
+  if (net) agree_self_check(failure, failed_at);
+  done += failed_at;
+  if (!failure) return true;
+  fail_with_error({level, failed_at}, "self-check failed: " + failure->message, failure->where, std::nullopt);
+  return false;
 }
 
 }  // namespace statecheck::detail

@@ -22,6 +22,7 @@
 #include "search/exchange.hpp"
 #include "search/memory_budget.hpp"
 #include "search/rank_set.hpp"
+#include "tools/self_check.hpp"
 #include "search/forecast.hpp"
 #include "search/progress.hpp"
 #include "store/frontier_store.hpp"
@@ -115,12 +116,13 @@ class SearchState {
   // set, at level boundaries. Each process owns the states whose fingerprint
   // falls to it and orders them by their rank in the whole level ("global
   // rank"), so keys, outcomes and traces are those of one process.
-  /// Refuses (config_error) what does not run across processes yet.
-  void refuse_unshared_options() const;
   /// This process's states of the next level, from its level table's
   /// `entries` and what the others found for it, in global order (keys carry
   /// global parent ranks); sets shared_total and next_ranks.
   std::vector<LevelTable::Entry> share_level(std::vector<LevelTable::Entry> entries, bool initial);
+  /// Sorts `mine` by hash and keeps one entry per state, the one with the
+  /// smallest key (with --exact, a state is its encoding, not its hash).
+  void keep_smallest_keys(std::vector<LevelTable::Entry>& mine) const;
   /// Sends to[p] (entries of this process's level table) to process p, in rounds
   /// of bounded size, and adds to `mine` what the others sent that this
   /// process's visited set does not hold (records kept in worker 0's buffer).
@@ -134,8 +136,12 @@ class SearchState {
   void agree_outcome(CheckOutcome& best);
   /// The first spec error (rank, tid, message) and deadlock of the whole level.
   void agree_failure(std::uint64_t& error_rank, std::uint32_t& error_tid, std::string& message, std::uint64_t& dead);
+  /// The whole level's first self-check failure (`rank` global; unchanged when none fails anywhere).
+  void agree_self_check(std::optional<SelfCheckFailure>& failure, std::uint64_t& rank);
   /// Sums the statistics over the processes (at the end).
   void reduce_stats();
+  /// `mine` summed over the processes, in process order.
+  double shared_sum(double mine);
   /// The path to global rank `at` (TraceLog::path's form), and the frontier state there.
   std::vector<std::uint32_t> shared_path(Location at);
   std::vector<std::byte> shared_state(Location at);
