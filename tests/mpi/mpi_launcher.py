@@ -16,6 +16,9 @@ timeout, and fails if any differs:
              MPI_Abort, exit 3, one error line naming process 1 and the file;
   resume     a checkpoint whose part of process 1 is damaged: the refusal of
              process 1 is every process's, exit 2, never a hang;
+  interrupt  Ctrl-C (SIGINT to the launcher's process group, as a terminal
+             sends it) a progress line into the search: statecheck's clean
+             stop, and exit 3 where bare mpirun exits 1;
   grace      an mpirun that said a process died but does not end: ended after
              STATECHECK_MPIRUN_GRACE seconds, exit 3.
 """
@@ -147,6 +150,25 @@ def death(launch, d):
     return case(f"death (killed after {time.monotonic() - started:.1f} s)", problems)
 
 
+def interrupt(launch):
+    # As a terminal's Ctrl-C: SIGINT to the launcher's process group (the launcher and mpirun, not
+    # mpirun's processes), a progress line into the search (the run of `death`, minutes long).
+    command = launch(2) + ["check", "two-phase", "--set", "rms=9", "--progress", "0.2"]
+    p = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    watchdog = threading.Timer(TIMEOUT, kill_tree, [p])
+    watchdog.start()
+    for line in p.stderr:
+        if " distinct " in line:
+            os.killpg(p.pid, signal.SIGINT)
+            break
+    out, _ = p.communicate()
+    watchdog.cancel()
+    problems = [] if p.returncode == 3 else [f"exit {p.returncode}"]
+    if "stopped: interrupted" not in out:
+        problems.append(f"output: {out[:300]!r}")
+    return case("interrupt", problems)
+
+
 def abort(launch, binary, d, fault, args, words):
     args = ["check"] + args + ["--workdir", d]
     # MPMD: the same check twice, the second (process 1) with the fault; env execs the checker.
@@ -206,13 +228,14 @@ def main():
     def launch(k, options=()):
         return [launcher, "--oversubscribe", "--allow-run-as-root", *options, "-np", str(k), binary]
 
-    with tempfile.TemporaryDirectory() as d, concurrent.futures.ThreadPoolExecutor(8) as pool:
+    with tempfile.TemporaryDirectory() as d, concurrent.futures.ThreadPoolExecutor(9) as pool:
         dirs = [os.path.join(d, str(i)) for i in range(5)]
         for x in dirs:
             os.mkdir(x)
         cases = [pool.submit(passes, launch, binary, ["check", "two-phase", "--set", "rms=3"], 0),
                  pool.submit(passes, launch, binary, ["check", "hanoi", "--trace", "shortest-first-found"], 1),
                  pool.submit(pass_usage, launch),
+                 pool.submit(interrupt, launch),
                  pool.submit(death, launch, dirs[0]),
                  # A frontier spill file that cannot be written while a level is made.
                  pool.submit(abort, launch, binary, dirs[1], "frontier-write", ["two-phase", "--set", "rms=4"],
