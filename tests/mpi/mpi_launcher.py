@@ -20,7 +20,7 @@ timeout, and fails if any differs:
              sends it) a progress line into the search: statecheck's clean
              stop, and exit 3 where bare mpirun exits 1;
   grace      an mpirun that said a process died but does not end: ended after
-             STATECHECK_MPIRUN_GRACE seconds, exit 3.
+             STATECHECK_MPIRUN_GRACE seconds, exit 3 (and --help is the launcher's).
 """
 import concurrent.futures
 import os
@@ -213,6 +213,9 @@ def grace(launcher, d):
         return case("grace", [f"no end within {TIMEOUT} s"])
     said = errors(done.stderr)
     problems = [] if done.returncode == 3 and seconds < 10 else [f"exit {done.returncode} after {seconds:.1f} s"]
+    helped = bounded([launcher, "--help"], env=env)  # its own help, not mpirun's
+    if helped is None or helped.returncode != 0 or not helped.stdout.startswith("statecheck-mpirun: mpirun for"):
+        problems.append(f"--help: {helped}")
     if len(said) != 1 or "process 2 of the check (on n3) died on signal 6 (Aborted)" not in said[0] or \
             "did not end the job within 1 s" not in said[0]:
         problems.append(f"error lines: {said}")
