@@ -14,8 +14,9 @@ timeout, and fails if any differs:
   abort      a write, or a read while the trace is rebuilt, that fails on
              process 1 only (STATECHECK_FAULT, given to that process alone):
              MPI_Abort, exit 3, one error line naming process 1 and the file;
-  resume     a checkpoint whose part of process 1 is damaged: the refusal of
-             process 1 is every process's, exit 2, never a hang;
+  resume     a checkpoint (in a directory it makes) whose part of process 1 is
+             damaged: the refusal of process 1 is every process's, exit 2,
+             never a hang;
   interrupt  Ctrl-C (SIGINT to the launcher's process group, as a terminal
              sends it) a progress line into the search: statecheck's clean
              stop, and exit 3 where bare mpirun exits 1;
@@ -185,6 +186,7 @@ def abort(launch, binary, d, fault, args, words):
 
 def resume(launch, d):
     args = ["check", "two-phase", "--set", "rms=3", "--quiet"]
+    d = os.path.join(d, "new")  # --checkpoint makes its directory, across processes as for one
     first = bounded(launch(2) + args + ["--checkpoint", d, "--checkpoint-every", "0.000001"])
     ranks = pathlib.Path(d, "process-1-of-2", "ranks.bin")
     problems = [] if first and first.returncode == 0 and ranks.exists() else [f"checkpoint: {first}"]
