@@ -67,6 +67,9 @@ install(TARGETS statecheck statecheck_main EXPORT statecheckTargets
 if(STATECHECK_BUILD_CHECKER)
   install(TARGETS statecheck_bin RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
 endif()
+if(STATECHECK_WITH_MPI)  # mpirun with statecheck's exit codes, for any checker (README, "Across machines")
+  install(PROGRAMS "${PROJECT_SOURCE_DIR}/checker/statecheck-mpirun" DESTINATION "${CMAKE_INSTALL_BINDIR}")
+endif()
 
 install(EXPORT statecheckTargets NAMESPACE statecheck:: DESTINATION "${STATECHECK_CMAKE_DIR}")
 configure_package_config_file("${CMAKE_CURRENT_LIST_DIR}/statecheckConfig.cmake.in"

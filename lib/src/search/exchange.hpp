@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "statecheck/result.hpp"
+
 namespace statecheck::detail {
 
 class Exchange {
@@ -54,6 +56,24 @@ class Exchange {
   int rank_ = 0;
   int size_ = 1;
 };
+
+/// Runs `f` (which makes no collective call) on every process; a config_error
+/// it throws on some of them (a checkpoint part missing or damaged on one
+/// machine) is thrown on all, as the first of them said it. A process that
+/// returned alone would wait in MPI_Finalize for the others, which would wait
+/// for it in their next collective call: a hang.
+template <class F>
+void agree_on_config_error(Exchange* net, F&& f) {
+  if (net == nullptr) return f();
+  std::string problem;
+  try {
+    f();
+  } catch (const config_error& e) {
+    problem = e.what();
+  }
+  const int first = net->first_with(!problem.empty());
+  if (first != net->size()) throw config_error(net->share(problem, first));
+}
 
 /// The processes of this check when it runs under MPI with more than one;
 /// null for a single process.

@@ -32,7 +32,9 @@ class Search : public LevelWriter {
       : LevelWriter(model_ops, opts), arena_(static_cast<int>(threads)) {}
 
   CheckResult run() {
-    const bool restored = options.checkpoint.resume.empty() || frontier_io([&] { restore_checkpoint(); });
+    // Across processes, each restores its own part: a refusal on one is the refusal of all (exit 2).
+    const bool restored = options.checkpoint.resume.empty() ||
+                          frontier_io([&] { agree_on_config_error(net.get(), [&] { restore_checkpoint(); }); });
     started = std::chrono::steady_clock::now();
     progress.start(options.progress_seconds, forecast);
     // As many threads as asked for, even beyond the cores (tests oversubscribe).
@@ -79,11 +81,13 @@ class Search : public LevelWriter {
     // make_room_for_initial_state grows the table before each initial state: no claim can fail.
     if (table->full()) throw std::logic_error("the level table filled while making the initial states");
     table->set_size(w.found.size());
-    if (stop_requested.load()) {  // the spec's init loop returned early
+    // The spec's init loop returned early; across processes, a Ctrl-C seen by one only stops all
+    // (the others must not go on to the level's exchange without it).
+    const bool interrupted = stop_requested.load();
+    if (interrupted)
       stop_on_limit("interrupted while making the initial states (" + std::to_string(ops.init_combinations) +
                     " combinations); nothing was checked");
-      return false;
-    }
+    if (!together_if_shared(!interrupted)) return false;
     if (w.error_rank != Worker::none) {
       fail_in_init(w.error_rank, w.error_message);
       return false;
@@ -92,7 +96,7 @@ class Search : public LevelWriter {
       throw config_error("spec '" + ops.name + "' has no initial state: check its init function");
     }
     if (net) shared_ = share_level(collect_entries(), true);
-    return finish_level(true);
+    return together_if_shared(finish_level(true));  // a memory stop on one process stops all, as for later levels
   }
 
   /// Orders the states of the level table into the next frontier.

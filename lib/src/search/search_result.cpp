@@ -62,9 +62,11 @@ std::vector<TraceStep> SearchState::trace_to(Location at, bool compare_last, std
   } catch (const std::runtime_error& e) {  // a spill file (trace log, frontier) could not be read back: an I/O stop, not the spec's fault
     const std::string found = result.violation ? "a violation of " + result.violation->property
                                                : result.error ? "a spec error" : "a result";
+    const std::string why = std::string(e.what()) + "; " + found + " was found, but its trace could not be rebuilt";
+    if (net) throw run_error(why);  // the others wait for this process's part of the trace: the command ends them all
     result.violation.reset();
     result.error.reset();
-    stop_on_limit(std::string(e.what()) + "; " + found + " was found, but its trace could not be rebuilt");
+    stop_on_limit(why);
     return {};
   }
   if (!problem.empty()) {

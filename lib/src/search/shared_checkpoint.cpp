@@ -67,6 +67,10 @@ void SearchState::place_checkpoints() {
   }
   if (!net) return;
   checkpoint_root = options.checkpoint.dir;
+  // DIR itself, as one process makes it (its parent must exist): each process writes in its own
+  // directory inside. A failure shows when the first checkpoint is written, as for one process.
+  std::error_code ec;
+  if (!checkpoint_root.empty()) std::filesystem::create_directory(checkpoint_root, ec);
   if (!checkpoint_root.empty() && options.checkpoint.resume.empty() && net->rank() == 0)
     remove_other_counts(checkpoint_root, k);
   const std::string mine = process_dir(net->rank(), k);

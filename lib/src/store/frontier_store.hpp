@@ -20,10 +20,13 @@
 #include <stdexcept>
 #include <string>
 
+#include "statecheck/result.hpp"
+
 namespace statecheck::detail {
 
-struct FrontierIoError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+/// A run_error: across processes it ends them all as one (cli.cpp), labelled an error, not an internal one.
+struct FrontierIoError : run_error {
+  using run_error::run_error;
 };
 
 class FrontierStore {

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "statecheck/result.hpp"
 #include "store/fault.hpp"
 #include "store/file_io.hpp"
 
@@ -24,7 +25,7 @@ std::uint64_t high_words_for(std::uint64_t count, std::uint64_t parent_count, un
 }
 
 [[noreturn]] void spill_failed(const std::string& what, const std::string& file) {
-  throw std::runtime_error("cannot " + what + " the trace log spill file " + file + ": " + std::strerror(errno));
+  throw run_error("cannot " + what + " the trace log spill file " + file + ": " + std::strerror(errno));
 }
 
 }  // namespace
