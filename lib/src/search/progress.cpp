@@ -5,15 +5,16 @@
 
 #include <chrono>
 #include <string>
+#include <utility>
 
 #include "search/memory_budget.hpp"  // mib_text
 
 namespace statecheck::detail {
 
-void Progress::start(double seconds, const Forecast& forecast) {
+void Progress::start(double seconds, const Forecast& forecast, std::string scope) {
   if (seconds <= 0) return;
   stopping_ = false;
-  thread_ = std::thread([this, seconds, &forecast] { loop(seconds, forecast); });
+  thread_ = std::thread([this, seconds, &forecast, scope = std::move(scope)] { loop(seconds, forecast, scope); });
 }
 
 void Progress::stop() {
@@ -36,7 +37,7 @@ std::string forecast_text(const std::optional<Projection>& p) {
 
 }  // namespace
 
-void Progress::loop(double seconds, const Forecast& forecast) {
+void Progress::loop(double seconds, const Forecast& forecast, const std::string& scope) {
   const auto start = std::chrono::steady_clock::now();
   const auto period = std::chrono::duration<double>(seconds);
   std::uint64_t last_distinct = 0;
@@ -45,9 +46,12 @@ void Progress::loop(double seconds, const Forecast& forecast) {
   while (!wake_.wait_for(lock, period, [this] { return stopping_; })) {
     const auto now = std::chrono::steady_clock::now();
     const std::uint64_t distinct = distinct_.load(std::memory_order_relaxed);
-    const double rate = static_cast<double>(distinct - last_distinct) / std::chrono::duration<double>(now - last).count();
-    spdlog::info("depth {}  distinct {}  generated {}  queue {}  {:.0f} states/s  table load {:.1f}%  ({:.0f} s){}",
-                 depth_.load(std::memory_order_relaxed), distinct, generated_.load(std::memory_order_relaxed),
+    // A process's share can shrink at a level's end (the states it found for
+    // other processes leave it): no negative rate, and never an unsigned wrap.
+    const std::uint64_t gained = distinct > last_distinct ? distinct - last_distinct : 0;
+    const double rate = static_cast<double>(gained) / std::chrono::duration<double>(now - last).count();
+    spdlog::info("{}depth {}  distinct {}  generated {}  queue {}  {:.0f} states/s  table load {:.1f}%  ({:.0f} s){}",
+                 scope, depth_.load(std::memory_order_relaxed), distinct, generated_.load(std::memory_order_relaxed),
                  queue_.load(std::memory_order_relaxed), rate,
                  load_permille_.load(std::memory_order_relaxed) / 10.0,
                  std::chrono::duration<double>(now - start).count(), forecast_text(forecast.current()));

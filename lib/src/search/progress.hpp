@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <string>
 #include <thread>
 
 #include "search/forecast.hpp"
@@ -15,9 +16,10 @@ namespace statecheck::detail {
 class Progress {
  public:
   ~Progress() { stop(); }
-  /// Prints every `seconds` until stop(), with the projection of `forecast`
-  /// (which must outlive the printing); does nothing when seconds <= 0.
-  void start(double seconds, const Forecast& forecast);
+  /// Prints every `seconds` until stop(), each line starting with `scope`, with
+  /// the projection of `forecast` (which must outlive the printing); does
+  /// nothing when seconds <= 0.
+  void start(double seconds, const Forecast& forecast, std::string scope = {});
   void stop();
   void publish(std::uint32_t depth, std::uint64_t distinct, std::uint64_t generated, std::uint64_t queue,
                double load) {
@@ -29,7 +31,7 @@ class Progress {
   }
 
  private:
-  void loop(double seconds, const Forecast& forecast);
+  void loop(double seconds, const Forecast& forecast, const std::string& scope);
   std::atomic<std::uint32_t> depth_{0};
   std::atomic<std::uint64_t> distinct_{0};
   std::atomic<std::uint64_t> generated_{0};

@@ -36,7 +36,9 @@ class Search : public LevelWriter {
     const bool restored = options.checkpoint.resume.empty() ||
                           frontier_io([&] { agree_on_config_error(net.get(), [&] { restore_checkpoint(); }); });
     started = std::chrono::steady_clock::now();
-    progress.start(options.progress_seconds, forecast);
+    // Across processes only the first prints, and what it knows mid-level is its own share.
+    progress.start(options.progress_seconds, forecast,
+                   net ? "process 0 of " + std::to_string(net->size()) + ", its share: " : std::string());
     // As many threads as asked for, even beyond the cores (tests oversubscribe).
     const tbb::global_control allow(tbb::global_control::max_allowed_parallelism, threads);
     if (restored) arena_.execute([&] { frontier_io([&] { search(); }); });
