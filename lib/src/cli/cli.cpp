@@ -164,7 +164,7 @@ int run_guarded(int argc, char** argv) {
 int cli_main(int argc, char** argv) {
   const detail::ProcessGroup processes(argc, argv);  // MPI, when launched as several processes
   cli::guard_standard_streams();
-  return checked_exit(run_guarded(argc, argv));
+  return processes.exit_code(checked_exit(run_guarded(argc, argv)));
 }
 
 }  // namespace statecheck

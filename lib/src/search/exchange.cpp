@@ -65,6 +65,7 @@ ProcessGroup::ProcessGroup(int&, char**&) {
     const char* v = std::getenv(name);
     if (v != nullptr && std::atoi(v) != 0) {
       silence_output();
+      reports_ = false;
       return;
     }
   }

@@ -114,7 +114,10 @@ ProcessGroup::ProcessGroup(int& argc, char**& argv) {
   started_mpi = true;
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank != 0) silence_output();  // every process reaches the same answer: the first one says it
+  if (rank != 0) {  // every process reaches the same answer: the first one says it
+    silence_output();
+    reports_ = false;
+  }
 }
 
 ProcessGroup::~ProcessGroup() {
