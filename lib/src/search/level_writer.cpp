@@ -119,8 +119,10 @@ bool LevelWriter::flush_stream() {
   if (k == 0) return true;
   const std::string what = "streaming level " + std::to_string(level + 1) + " to --workdir (" +
                            std::to_string(streamed + k) + " states so far)";
-  const std::size_t extra = static_cast<std::size_t>(k) * (sizeof(LevelTable::Entry) + sizeof(std::uint64_t)) +
-                            (next_level.on_disk() ? 0 : next_level.window_ram_bytes(~std::uint64_t{0} / frontier_stride));
+  const std::uint64_t unbounded = ~std::uint64_t{0} / frontier_stride;  // a level of unknown size: its window
+  const std::size_t extra = static_cast<std::size_t>(k) * sizeof(LevelTable::Entry) +
+                            (next_level.on_disk() ? 0 : next_level.window_ram_bytes(unbounded)) +
+                            (streamed_keys.on_disk() ? 0 : streamed_keys.window_ram_bytes(unbounded));
   if (!make_room(streamed + k, extra) || !fit_memory(extra, what)) return false;
   std::vector<LevelTable::Entry> entries = collect_entries();
   sort_by_key(entries);
@@ -134,7 +136,13 @@ bool LevelWriter::flush_stream() {
     stop_on_limit("the visited set's probe sequence grew beyond its limit; raise --memory");
     return false;
   }
-  for (const LevelTable::Entry& e : entries) streamed_keys.push_back(e.key);
+  if (!streamed_keys.on_disk()) streamed_keys.start_appending();
+  for (std::uint64_t b = 0; b < k; b += streamed_keys.window()) {
+    const std::uint64_t e = std::min(k, b + streamed_keys.window());
+    std::byte* out = streamed_keys.append_block(e - b);
+    for (std::uint64_t i = b; i < e; ++i) std::memcpy(out + (i - b) * sizeof(std::uint64_t), &entries[i].key, sizeof(std::uint64_t));
+    streamed_keys.append_commit(e - b);
+  }
   streamed += k;
   table->clear();
   for (auto& w : workers) w->found.clear();

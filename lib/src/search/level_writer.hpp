@@ -16,12 +16,36 @@
 // what was found since the last flush.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "search/search_state.hpp"
 
 namespace statecheck::detail {
+
+/// A streamed level's keys in rank order, read back a window at a time (record_level asks in order).
+class StreamedKeyReader {
+ public:
+  StreamedKeyReader(const FrontierStore& keys, std::uint64_t n) : keys_(keys), n_(n) {}
+  std::uint64_t operator()(std::uint64_t i) const {
+    if (i < begin_ || i >= end_) {
+      begin_ = i;
+      end_ = std::min(n_, i + keys_.window());
+      window_ = keys_.view(begin_, end_);
+    }
+    std::uint64_t key = 0;
+    std::memcpy(&key, window_ + (i - begin_) * sizeof key, sizeof key);
+    return key;
+  }
+
+ private:
+  const FrontierStore& keys_;
+  std::uint64_t n_;
+  mutable std::uint64_t begin_ = 0, end_ = 0;
+  mutable const std::byte* window_ = nullptr;
+};
 
 class LevelWriter : public SearchState {
  protected:
@@ -43,7 +67,7 @@ class LevelWriter : public SearchState {
   /// records; false (and a stop) when --memory or the visited set cannot take them.
   bool flush_stream();
   /// Streaming, at the level's end: the last flush, then next_level becomes
-  /// the frontier (the expanded one is dropped); its `n` keys stay in streamed_keys.
+  /// the frontier (the expanded one is dropped); its `n` keys stay in streamed_keys (on disk).
   bool end_stream(std::uint64_t& n);
   /// Streaming, with the table and the records empty: gives back what they
   /// grew to for earlier levels made in RAM (the visited set may need that

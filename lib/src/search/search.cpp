@@ -108,8 +108,8 @@ class Search : public LevelWriter {
       std::uint64_t n = 0;
       if (!end_stream(n) || !fit_memory(0, "level " + std::to_string(level + 1) + " (" + std::to_string(n) + " states)"))
         return false;
-      record_level(n, parent_count, initial, [&](std::uint64_t i) { return streamed_keys[i]; });
-      std::vector<std::uint64_t>().swap(streamed_keys);  // released: the next level may fit in RAM
+      record_level(n, parent_count, initial, StreamedKeyReader{streamed_keys, n});
+      streamed_keys.release();  // its file: the next level may fit in RAM
       return true;
     }
     const std::uint64_t n = net ? shared_.size() : table->size();

@@ -49,6 +49,9 @@ SearchState::SearchState(const ModelOps& model_ops, const CheckOptions& opts)
   const std::size_t window = std::clamp<std::size_t>(budget.data_budget() / 256, std::size_t{64} << 10, std::size_t{8} << 20);
   frontier.configure(frontier_stride, options.workdir, window);
   next_level.configure(frontier_stride, options.workdir, window);
+  // A streamed level's keys go to disk beside it (read back in order into the trace log at the level's
+  // end): 8 B a state would otherwise stay in RAM, unbounded by --memory's plan.
+  streamed_keys.configure(sizeof(std::uint64_t), options.workdir, window);
   if (options.exact) exact = std::make_unique<ExactSet>(layout.encoded_bytes());
   else visited = std::make_unique<VisitedSet>(budget.data_budget());
   ctx.visited = visited.get();
@@ -88,7 +91,7 @@ MemoryUse SearchState::memory_use() const {
   use.set_size = visited ? visited->bytes() : exact->bytes();
   use.log = log.bytes();
   use.log_can_spill = log.can_spill();
-  use.rest = table->resident_bytes() + frontier.ram_bytes() + next_level.ram_bytes() + streamed_keys.capacity() * sizeof(std::uint64_t);
+  use.rest = table->resident_bytes() + frontier.ram_bytes() + next_level.ram_bytes() + streamed_keys.ram_bytes();
   for (const auto& w : workers) use.rest += w->found.bytes();
   use.rest += rank_bytes();  // 0 for one process
   return use;

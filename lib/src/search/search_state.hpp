@@ -205,7 +205,7 @@ class SearchState {
   bool streaming = false;               // this level streams
   FrontierStore next_level;             // its states so far, in rank order
   std::uint64_t streamed = 0;           // next_level.size(): in the visited set already
-  std::vector<std::uint64_t> streamed_keys;  // their discovery keys, for the trace log
+  FrontierStore streamed_keys;          // their discovery keys (8 B each), for the trace log: on disk too
   std::uint32_t level = 0;  // the frontier's BFS level
   std::uint64_t invariant_mask = 0;
   std::vector<std::uint64_t> goal_level;  // 0: not reached yet
