@@ -1,5 +1,6 @@
 # `cmake --install <build> --prefix P` lays out a CMake package: headers, the
-# static libraries statecheck::statecheck and statecheck::main, the bundled
+# static libraries statecheck::engine, statecheck::statecheck (the command line
+# over it) and statecheck::main, the bundled
 # binary, and lib/cmake/statecheck/ so that a consumer writes
 #   find_package(statecheck 0.1 REQUIRED)
 #   statecheck_add_checker(my-checker my_spec.cpp)
@@ -62,7 +63,7 @@ install(FILES ${STATECHECK_PUBLIC_HEADERS} DESTINATION "${CMAKE_INSTALL_INCLUDED
 install(FILES ${STATECHECK_DETAIL_HEADERS} DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/statecheck/detail")
 install(FILES "${PROJECT_BINARY_DIR}/lib/include/statecheck/version.hpp"
         DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/statecheck")
-install(TARGETS statecheck statecheck_main EXPORT statecheckTargets
+install(TARGETS statecheck_engine statecheck statecheck_main EXPORT statecheckTargets
         ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}")
 if(STATECHECK_BUILD_CHECKER)
   install(TARGETS statecheck_bin RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")

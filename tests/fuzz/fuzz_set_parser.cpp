@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/command_line.hpp"
+#include "model/spec_config.hpp"
 #include "fuzz_input.hpp"
 #include "statecheck/registry.hpp"
 
@@ -45,7 +45,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::string line = in.line();
     if (!line.empty() && line[0] == 'm') {
       try {
-        const std::size_t bytes = statecheck::cli::parse_size(line.substr(1), "--memory");
+        const std::size_t bytes = statecheck::detail::parse_size(line.substr(1), "--memory");
         require(bytes >= std::size_t{16} << 20);
       } catch (const statecheck::config_error&) {
       }
@@ -55,7 +55,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   try {
     std::vector<std::pair<std::string, std::string>> shown;
-    const std::vector<int> values = statecheck::cli::constant_values(entry, statecheck::cli::split_sets(sets), shown);
+    const std::vector<int> values = statecheck::detail::constant_values(entry, statecheck::detail::split_sets(sets), shown);
     require(values.size() == entry.constants.size() && shown.size() == values.size());
     for (std::size_t i = 0; i < values.size(); ++i) {
       const statecheck::ConstantInfo& c = entry.constants[i];

@@ -13,6 +13,7 @@
 
 #include "statecheck/registry.hpp"
 #include "statecheck/report.hpp"
+#include "model/spec_config.hpp"
 
 namespace statecheck::cli {
 
@@ -75,15 +76,12 @@ struct Selected {
 };
 Selected select_spec(const SpecArgs& a);
 
-const SpecEntry& find_spec(const std::string& name);
-/// "512M", "2G", "1.5GiB" in bytes; config_error (naming `flag`) otherwise.
-std::size_t parse_size(const std::string& text, const std::string& flag);
-/// name=value pairs of --set; config_error for a malformed one.
-std::vector<std::pair<std::string, std::string>> split_sets(const std::vector<std::string>& sets);
-/// Constant values (defaults, then each name=value in order); `shown` receives
-/// every constant's name and value text.
-std::vector<int> constant_values(const SpecEntry& e, const std::vector<std::pair<std::string, std::string>>& sets,
-                                 std::vector<std::pair<std::string, std::string>>& shown);
+// The spec's name, constants and sizes from text belong to the engine (the
+// trace tools read them too); the command line uses them as its own.
+using detail::constant_values;
+using detail::find_spec;
+using detail::parse_size;
+using detail::split_sets;
 /// SIGINT/SIGTERM ask running checks to stop (statecheck::request_stop); a
 /// second signal ends the process.
 void install_stop_handlers();

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "cli/command_line.hpp"
+#include "model/spec_config.hpp"
 #include "model/model_view.hpp"
 #include "report/json_value.hpp"
 
@@ -55,9 +55,9 @@ bool TraceWalk::deadlocked() const {
 
 void walk_trace(const std::string& spec, const std::vector<std::pair<std::string, std::string>>& constants,
                 const std::function<void(TraceWalk&)>& walk) {
-  const SpecEntry& entry = cli::find_spec(spec);
+  const SpecEntry& entry = detail::find_spec(spec);
   std::vector<std::pair<std::string, std::string>> shown;
-  const std::vector<int> values = cli::constant_values(entry, constants, shown);
+  const std::vector<int> values = detail::constant_values(entry, constants, shown);
   entry.with_model(values, [&](const detail::ModelOps& ops) {
     const detail::ModelView view(ops);
     TraceWalk::Impl impl{view, std::nullopt};
