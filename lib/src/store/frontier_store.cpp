@@ -227,16 +227,26 @@ void FrontierStore::write_block(std::uint64_t begin, std::uint64_t end) {
   raw_bytes_ += raw;
 }
 
+std::size_t FrontierStore::block_holding(std::uint64_t rank) const {
+  const auto after = std::upper_bound(blocks_.begin(), blocks_.end(), rank,
+                                     [](std::uint64_t r, const Block& b) { return r < b.first; });
+  return static_cast<std::size_t>(after - blocks_.begin()) - 1;
+}
+
 void FrontierStore::load_blocks(std::uint64_t begin, std::uint64_t end) const {
-  window_begin_ = window_end_ = 0;
   if (end > written_) throw std::logic_error("frontier view beyond what was written");
   // The block holding `begin`, then the next ones while they fit whole: a view
   // (<= a span) from inside a block (<= a span) then fits in 3 spans.
-  const auto after = std::upper_bound(blocks_.begin(), blocks_.end(), begin,
-                                      [](std::uint64_t rank, const Block& b) { return rank < b.first; });
-  auto k = static_cast<std::size_t>(after - blocks_.begin()) - 1;
+  std::size_t k = block_holding(begin);
   const std::uint64_t first = blocks_[k].first;
   std::uint64_t filled = 0;
+  if (begin >= window_begin_ && begin < window_end_) {
+    // Reading on in rank order: the blocks decoded already from `first` on move to the front, not decoded again.
+    filled = window_end_ - first;
+    std::memmove(states_.get(), states_.get() + (first - window_begin_) * stride_, static_cast<std::size_t>(filled) * stride_);
+    k = block_holding(window_end_);  // the window ends where a block begins
+  }
+  window_begin_ = window_end_ = 0;
   for (; k < blocks_.size(); ++k) {
     const std::uint64_t last = k + 1 < blocks_.size() ? blocks_[k + 1].first : written_;
     if (filled + (last - blocks_[k].first) > window_states_) break;

@@ -103,6 +103,7 @@ class FrontierStore {
   /// States a block or view spans at most, for a level of `n` states on disk.
   std::uint64_t span(std::uint64_t n) const;
   void write_block(std::uint64_t begin, std::uint64_t end);
+  std::size_t block_holding(std::uint64_t rank) const;
   void load_blocks(std::uint64_t begin, std::uint64_t end) const;
   void read_block(std::size_t k, std::byte* out) const;
 
