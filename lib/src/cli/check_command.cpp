@@ -227,7 +227,7 @@ Command add_check_command(CLI::App& app, bool single_spec) {
       ->check(non_empty_path());
   cmd->add_option("--workdir-compression", a->workdir_compression,
                   "how frontier levels in --workdir are written: zstd (default, ~12x smaller) or none")
-      ->check(CLI::IsMember({"zstd", "none"}));
+      ->check(one_of({"zstd", "none"}));
   cmd->add_option("--checkpoint", a->checkpoint, "on Ctrl-C (and with --checkpoint-every) save the search here")
       ->check(non_empty_path());
   cmd->add_option("--checkpoint-every", a->checkpoint_every, "also save a checkpoint every this many minutes")
