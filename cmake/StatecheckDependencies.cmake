@@ -6,6 +6,7 @@ find_package(CLI11 REQUIRED)               # the command line
 find_package(nlohmann_json 3.10 REQUIRED)  # --format json
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET libxxhash)  # XXH3 fingerprints (inlined)
+pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)      # the frontier's blocks in --workdir
 
 # MPI (one check across processes) is optional: AUTO builds it in when
 # find_package(MPI) finds a C++ binding; OFF builds and runs without it.

@@ -73,6 +73,7 @@ const Row rows[] = {
     {"statecheck check two-phase --no-deadlock=x --checkpoint {ckpt}", "--no-deadlock is a flag and takes no value, not 'x'", "give --no-deadlock alone"},
     {"statecheck check two-phase --checkpoint {ckpt} --format", "--format needs a value", "give one after it"},
     {"statecheck check two-phase --format xml --checkpoint {ckpt}", "--format takes text or json, not 'xml'", "text or json"},
+    {"statecheck check two-phase --workdir-compression lz4 --checkpoint {ckpt}", "--workdir-compression takes zstd or none, not 'lz4'", "zstd or none"},
     {"statecheck check two-phase --quiet=x --checkpoint {ckpt}", "--quiet is a flag and takes no value, not 'x'", "give --quiet alone"},
     // check: its own options
     {"statecheck check two-phase --checkpoint {ckpt} --memory", "--memory needs a value", "give one after it"},

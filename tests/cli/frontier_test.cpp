@@ -1,9 +1,10 @@
 // The frontier on disk (issue 18 part 1) as a user runs it: with --workdir,
 // every level's frontier put on disk (the frontier-spill test hook of
 // store/fault.hpp) gives the same JSON document as in RAM, with 1 and 2
-// threads, on a violation, --exact, symmetry, choice and --max-depth; a
-// failed write or read of the spill file is exit 3 and one line naming it and
-// the fix; nothing is left in --workdir. (tests/unit/checkpoint_test.cpp has
+// threads, on a violation, --exact, symmetry, choice and --max-depth, its
+// blocks compressed (zstd, the default) or not; a failed write or read of the
+// spill file, or a compressed block read back corrupt, is exit 3 and one line
+// naming it and the fix; nothing is left in --workdir. (tests/unit/checkpoint_test.cpp has
 // the spill that --memory itself asks for, and a resume from it.)
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -37,13 +38,20 @@ TEST_CASE("frontier on disk: the same result as in RAM, any threads", "[cli][fro
       const std::string run = bin + " check " + args + " --threads " + threads + " --progress 0 --format json";
       const auto ram = sh(run);
       const auto disk = sh("STATECHECK_FAULT=frontier-spill " + run + " --workdir " + work);
+      const auto raw = sh("STATECHECK_FAULT=frontier-spill " + run + " --workdir " + work + " --workdir-compression none");
       CHECK(disk.code == ram.code);
+      CHECK(raw.code == ram.code);
       CHECK(ram.code <= 1);
-      const nlohmann::json spilled = test::parse_json(disk.out);
+      const nlohmann::json spilled = test::parse_json(disk.out), uncompressed = test::parse_json(raw.out);
       CHECK(test::field(spilled, "stats/frontier_spilled_levels").get<std::uint64_t>() ==
             test::field(spilled, "stats/depth").get<std::uint64_t>());  // every level went to disk
       CHECK(test::field(spilled, "stats/frontier_disk_bytes").get<std::uint64_t>() > 0);
+      // The same states go to disk either way; raw, the bytes written are theirs.
+      const auto raw_bytes = test::field(uncompressed, "stats/frontier_raw_bytes").get<std::uint64_t>();
+      CHECK(test::field(spilled, "stats/frontier_raw_bytes").get<std::uint64_t>() == raw_bytes);
+      CHECK(test::field(uncompressed, "stats/frontier_disk_bytes").get<std::uint64_t>() == raw_bytes);
       CHECK(search_facts(disk.out) == search_facts(ram.out));
+      CHECK(search_facts(raw.out) == search_facts(ram.out));
       CHECK(fs::is_empty(work));
     }
   }
@@ -84,6 +92,14 @@ TEST_CASE("frontier on disk: a failed write or read back is exit 3, one line nam
   CHECK(read.out.find("stopped: cannot read back the frontier spill file " + work + "/statecheck-frontier-") !=
         std::string::npos);
   CHECK(read.out.find(" (deleted, in --workdir): Input/output error" + fix) != std::string::npos);
+  // A compressed block that reads back other than written (the hook damages each frame) is an error, not another level.
+  const auto corrupt = sh("STATECHECK_FAULT=frontier-corrupt " + run);
+  CHECK(corrupt.code == 3);
+  CHECK(corrupt.out.find("stopped: cannot read back the frontier spill file " + work + "/statecheck-frontier-") !=
+        std::string::npos);
+  CHECK(corrupt.out.find(" (deleted, in --workdir): its block from state 0 is corrupt (zstd: ") != std::string::npos);
+  CHECK(corrupt.out.find("); the disk under --workdir returned other bytes than were written: check it, or give another "
+                         "--workdir\n") != std::string::npos);
   // A missing --workdir is refused before anything runs (exit 2).
   CHECK(sh(run + "/missing").code == 2);
   CHECK(fs::is_empty(work));

@@ -52,6 +52,10 @@ struct CheckOptions {
   /// when the search starts, and an 8 MiB slack, are set aside from it.
   bool memory_bounds_process = false;
   std::string workdir;                  // where the trace log and the frontier spill when they outgrow --memory (empty: stop instead)
+  /// How a frontier level on disk is written: zstd -1 per window-sized block
+  /// (about 12x smaller on two-phase, bench/frontier.txt), or raw.
+  enum class WorkdirCompression { none, zstd };
+  WorkdirCompression workdir_compression = WorkdirCompression::zstd;
   CheckpointOptions checkpoint;
   std::uint32_t stop_after_level = 0;   // tests: behave as if Ctrl-C came once this level is complete
   std::uint32_t max_depth = 0;          // 0: unbounded; else levels beyond it are not expanded
@@ -131,7 +135,8 @@ struct Stats {
   /// Levels whose states (as frontier) went to sequential files in --workdir
   /// because they did not fit in --memory, and the bytes written there.
   std::uint32_t frontier_spilled_levels = 0;
-  std::uint64_t frontier_disk_bytes = 0;
+  std::uint64_t frontier_disk_bytes = 0;  // as written (compressed with --workdir-compression zstd)
+  std::uint64_t frontier_raw_bytes = 0;   // the states those bytes hold, uncompressed
   std::size_t memory_peak = 0;       // largest total counted against --memory
   std::uint64_t visited_capacity = 0;
   /// The per-level table: its largest capacity (slots of 32 bytes), and how

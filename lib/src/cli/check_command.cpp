@@ -41,6 +41,7 @@ struct CheckArgs {
   std::string html_file;
   std::uint64_t graph_limit = 2000;
   std::string workdir;
+  std::string workdir_compression = "zstd";
   std::string checkpoint;
   double checkpoint_every = 0;
   std::string resume;
@@ -118,6 +119,8 @@ int run_check(const CheckArgs& a) {
   if (!a.checkpoint.empty()) require_writable(a.checkpoint, "--checkpoint");
   refuse_overwrite(a);
   o.workdir = a.workdir;
+  o.workdir_compression = a.workdir_compression == "none" ? CheckOptions::WorkdirCompression::none
+                                                          : CheckOptions::WorkdirCompression::zstd;
   o.checkpoint = {a.checkpoint, a.checkpoint_every, a.resume, s.info.constants, invocation("check", s.entry->name)};
   install_stop_handlers();
   CheckResult r;
@@ -222,6 +225,9 @@ Command add_check_command(CLI::App& app, bool single_spec) {
       ->check(integer_in(1, std::uint64_t{1} << 24));
   cmd->add_option("--workdir", a->workdir, "directory where the trace log spills when it outgrows --memory")
       ->check(non_empty_path());
+  cmd->add_option("--workdir-compression", a->workdir_compression,
+                  "how frontier levels in --workdir are written: zstd (default, ~12x smaller) or none")
+      ->check(one_of({"zstd", "none"}));
   cmd->add_option("--checkpoint", a->checkpoint, "on Ctrl-C (and with --checkpoint-every) save the search here")
       ->check(non_empty_path());
   cmd->add_option("--checkpoint-every", a->checkpoint_every, "also save a checkpoint every this many minutes")

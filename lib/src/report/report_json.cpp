@@ -145,6 +145,7 @@ ordered_json stats_json(const Stats& s) {
           {"actions", actions},         {"visited_set", visited},   {"trace_log_bytes", s.trace_bytes},
           {"trace_log_disk_bytes", s.trace_disk_bytes},               {"memory_peak_bytes", s.memory_peak},
           {"frontier_spilled_levels", s.frontier_spilled_levels},     {"frontier_disk_bytes", s.frontier_disk_bytes},
+          {"frontier_raw_bytes", s.frontier_raw_bytes},
           {"peak_rss_bytes", s.peak_rss},                             {"self_checked", s.self_checked},
           {"symmetry", symmetry_json(s)},
           {"level_table", {{"slots", s.level_table_slots}, {"retries", s.level_table_retries}}}};

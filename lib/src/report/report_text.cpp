@@ -222,6 +222,7 @@ void print_stats(std::ostream& out, const CheckResult& r) {
   if (s.trace_disk_bytes != 0) out << "  trace log spilled " << bytes_text(s.trace_disk_bytes) << " to --workdir\n";
   if (s.frontier_spilled_levels != 0)
     out << "  frontier spilled  " << s.frontier_spilled_levels << (s.frontier_spilled_levels == 1 ? " level, " : " levels, ")
+        << (s.frontier_raw_bytes == s.frontier_disk_bytes ? "" : bytes_text(s.frontier_raw_bytes) + " of states as ")
         << bytes_text(s.frontier_disk_bytes) << " written to --workdir\n";
   print_forecast(out, s);
 }

@@ -229,6 +229,7 @@ void SearchState::finish_stats() {
   s.trace_disk_bytes = log.disk_bytes();
   s.frontier_spilled_levels = frontier.spilled_levels() + next_level.spilled_levels();
   s.frontier_disk_bytes = frontier.disk_bytes() + next_level.disk_bytes();
+  s.frontier_raw_bytes = frontier.raw_bytes() + next_level.raw_bytes();
   s.memory_peak = std::max(budget.peak(), memory_use().total());
   s.forecast = forecast.points(s.seconds);
   s.level_table_slots = table->capacity();  // it never shrinks: its largest

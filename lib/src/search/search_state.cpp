@@ -47,11 +47,12 @@ SearchState::SearchState(const ModelOps& model_ops, const CheckOptions& opts)
   if (options.memory_bounds_process) budget.set_aside_program();
   // A frontier on disk goes through a window of 8 MiB, or 1/256 of --memory when that is less (64 KiB at least).
   const std::size_t window = std::clamp<std::size_t>(budget.data_budget() / 256, std::size_t{64} << 10, std::size_t{8} << 20);
-  frontier.configure(frontier_stride, options.workdir, window);
-  next_level.configure(frontier_stride, options.workdir, window);
+  const bool compress = options.workdir_compression == CheckOptions::WorkdirCompression::zstd;
+  frontier.configure(frontier_stride, options.workdir, window, compress);
+  next_level.configure(frontier_stride, options.workdir, window, compress);
   // A streamed level's keys go to disk beside it (read back in order into the trace log at the level's
   // end): 8 B a state would otherwise stay in RAM, unbounded by --memory's plan.
-  streamed_keys.configure(sizeof(std::uint64_t), options.workdir, window);
+  streamed_keys.configure(sizeof(std::uint64_t), options.workdir, window, compress);
   if (options.exact) exact = std::make_unique<ExactSet>(layout.encoded_bytes());
   else visited = std::make_unique<VisitedSet>(budget.data_budget());
   ctx.visited = visited.get();
@@ -131,7 +132,8 @@ namespace {
 /// every level, as if RAM were short, so that the fault is met (frontier-spill: no fault, only the spilling).
 bool spill_fault_injected(bool frontier) {
   const Fault f = injected_fault();
-  if (frontier) return f == Fault::frontier_write || f == Fault::frontier_read || f == Fault::frontier_spill;
+  if (frontier) return f == Fault::frontier_write || f == Fault::frontier_read || f == Fault::frontier_spill ||
+                       f == Fault::frontier_corrupt;
   return f == Fault::spill_write || f == Fault::spill_read;
 }
 

@@ -21,6 +21,7 @@ Fault injected_fault() {
     if (name == "frontier-stream") return Fault::frontier_stream;
     if (name == "frontier-stream-write") return Fault::frontier_stream_write;
     if (name == "frontier-stream-interrupt") return Fault::frontier_stream_interrupt;
+    if (name == "frontier-corrupt") return Fault::frontier_corrupt;
     return Fault::none;
   }();
   return fault;

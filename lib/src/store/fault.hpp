@@ -11,6 +11,9 @@
 // one batch at a time (search/level_writer.hpp); frontier-stream-write does so
 // and fails the first write; frontier-stream-interrupt does so and acts as a
 // Ctrl-C right after the first batch of level 3 went to disk.
+// frontier-corrupt puts every level's frontier on disk, as frontier-spill, and
+// damages each compressed block's frame as it is written (a failing disk), so
+// that reading it back must fail.
 // Unset (or anything else): no fault.
 #pragma once
 
@@ -20,7 +23,7 @@ namespace statecheck::detail {
 
 enum class Fault { none, checkpoint_write, checkpoint_fsync, checkpoint_rename, spill_write, spill_read,
                    frontier_write, frontier_read, frontier_spill, frontier_stream, frontier_stream_write,
-                   frontier_stream_interrupt };
+                   frontier_stream_interrupt, frontier_corrupt };
 
 /// The fault STATECHECK_FAULT asks for.
 Fault injected_fault();

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "store/fault.hpp"
+#include "store/frontier_codec.hpp"
 #include "store/file_io.hpp"
 #include "store/table_memory.hpp"
 
@@ -17,15 +18,33 @@ namespace statecheck::detail {
 
 FrontierStore::~FrontierStore() { close_file(); }
 
-void FrontierStore::configure(std::size_t stride, std::string workdir, std::size_t window_bytes) {
+namespace {
+
+// A block's header on disk: its frame's bytes and its states, checked against the index when read back.
+struct BlockHeader {
+  std::uint64_t packed;
+  std::uint64_t states;
+};
+constexpr std::size_t header_bytes = sizeof(BlockHeader);
+
+}  // namespace
+
+void FrontierStore::configure(std::size_t stride, std::string workdir, std::size_t window_bytes, bool compress) {
   stride_ = stride;
   workdir_ = std::move(workdir);
   window_bytes_ = window_bytes;
+  compress_ = compress;
 }
 
 void FrontierStore::fail(const std::string& what) const {
   throw FrontierIoError("cannot " + what + " the frontier spill file " + file_ + ": " + std::strerror(errno) +
                         "; free space in --workdir, give another --workdir, or raise --memory");
+}
+
+void FrontierStore::fail_corrupt(std::uint64_t first, const std::string& why) const {
+  throw FrontierIoError("cannot read back the frontier spill file " + file_ + ": its block from state " +
+                        std::to_string(first) + " is corrupt (" + why +
+                        "); the disk under --workdir returned other bytes than were written: check it, or give another --workdir");
 }
 
 void FrontierStore::close_file() {
@@ -54,28 +73,48 @@ FrontierStore::Buffer FrontierStore::allocate(std::size_t bytes) {
 void FrontierStore::start(std::uint64_t n, bool on_disk) {
   close_file();
   states_.reset();
+  packed_.reset();
+  packed_capacity_ = 0;
+  blocks_.clear();
+  written_ = file_end_ = 0;
   count_ = n;
   window_begin_ = window_end_ = 0;
   if (!on_disk) {
     window_states_ = 0;
+    span_ = 0;
     if (n != 0) states_ = allocate(static_cast<std::size_t>(n) * stride_);
     return;
   }
-  window_states_ = window_ram_bytes(n) / stride_;
+  span_ = span(n);
+  // Compressed: a view decodes whole blocks from the one holding its first state (3 spans, or the level).
+  window_states_ = compress_ ? static_cast<std::size_t>(std::min(std::max<std::uint64_t>(n, 1), 3 * span_)) : span_;
   states_ = allocate(window_states_ * stride_);
+  if (compress_) {
+    packed_capacity_ = header_bytes + FrontierCodec::bound(static_cast<std::size_t>(span_) * stride_);
+    packed_ = allocate(packed_capacity_);
+  }
   open_file();
 }
 
-std::uint64_t FrontierStore::window() const { return on_disk() ? window_states_ : std::max<std::uint64_t>(count_, 1); }
+std::uint64_t FrontierStore::window() const { return on_disk() ? span_ : std::max<std::uint64_t>(count_, 1); }
+
+std::uint64_t FrontierStore::span(std::uint64_t n) const {
+  // Compressed, the decoded window (3 spans) and the frame buffer (about 1) share window_bytes.
+  const std::uint64_t most = std::max<std::size_t>(window_bytes_ / stride_ / (compress_ ? 4 : 1), 1);
+  return std::clamp<std::uint64_t>(n, 1, most);
+}
 
 std::size_t FrontierStore::ram_bytes() const {
-  if (!states_) return 0;
-  return on_disk() ? window_states_ * stride_ : static_cast<std::size_t>(count_) * stride_;
+  const std::size_t codec = codec_.ram_bytes();  // kept once made
+  if (!states_) return codec;
+  return on_disk() ? window_states_ * stride_ + packed_capacity_ + codec : static_cast<std::size_t>(count_) * stride_;
 }
 
 std::size_t FrontierStore::window_ram_bytes(std::uint64_t n) const {
-  const std::uint64_t most = std::max<std::size_t>(window_bytes_ / stride_, 1);
-  return static_cast<std::size_t>(std::clamp<std::uint64_t>(n, 1, most)) * stride_;
+  const std::uint64_t s = span(n);
+  if (!compress_) return static_cast<std::size_t>(s) * stride_;
+  const auto decoded = static_cast<std::size_t>(std::min(std::max<std::uint64_t>(n, 1), 3 * s)) * stride_;
+  return decoded + header_bytes + FrontierCodec::bound(static_cast<std::size_t>(s) * stride_) + FrontierCodec::planned_bytes;
 }
 
 std::byte* FrontierStore::block(std::uint64_t begin, std::uint64_t end) {
@@ -86,22 +125,22 @@ std::byte* FrontierStore::block(std::uint64_t begin, std::uint64_t end) {
 void FrontierStore::commit(std::uint64_t begin, std::uint64_t end) {
   if (!on_disk()) return;
   window_begin_ = window_end_ = 0;  // the window now holds what was written, not a view
+  if (compress_) return write_block(begin, end);
   const std::size_t bytes = static_cast<std::size_t>(end - begin) * stride_;
   if (!transfer(pwrite, fd_, reinterpret_cast<const char*>(states_.get()), bytes, begin * stride_) ||
       fault_injected(Fault::frontier_write, ENOSPC) || fault_injected(Fault::frontier_stream_write, ENOSPC))
     fail("write");
   disk_bytes_ += bytes;
+  raw_bytes_ += bytes;
 }
 
 void FrontierStore::start_appending() {
-  start(0, false);
-  window_states_ = window_ram_bytes(~std::uint64_t{0} / stride_) / stride_;
-  states_ = allocate(window_states_ * stride_);  // with its size, which the table-memory deleter needs
-  open_file();
+  start(~std::uint64_t{0} / stride_, true);  // a level of unknown size: the largest window
+  count_ = 0;
 }
 
 std::byte* FrontierStore::append_block(std::uint64_t n) {
-  if (!on_disk() || n > window_states_) throw std::logic_error("frontier append out of range");
+  if (!on_disk() || n > span_) throw std::logic_error("frontier append out of range");
   return states_.get();
 }
 
@@ -115,6 +154,12 @@ void FrontierStore::swap_level(FrontierStore& other) noexcept {
   std::swap(count_, other.count_);
   std::swap(states_, other.states_);
   std::swap(window_states_, other.window_states_);
+  std::swap(span_, other.span_);
+  std::swap(packed_, other.packed_);
+  std::swap(packed_capacity_, other.packed_capacity_);
+  std::swap(blocks_, other.blocks_);
+  std::swap(written_, other.written_);
+  std::swap(file_end_, other.file_end_);
   std::swap(fd_, other.fd_);
   std::swap(file_, other.file_);
   std::swap(window_begin_, other.window_begin_);
@@ -124,6 +169,7 @@ void FrontierStore::swap_level(FrontierStore& other) noexcept {
 const std::byte* FrontierStore::view(std::uint64_t begin, std::uint64_t end) const {
   if (end < begin || end > count_ || end - begin > window()) throw std::logic_error("frontier view out of range");
   if (!on_disk()) return states_.get() + begin * stride_;
+  if ((begin < window_begin_ || end > window_end_) && compress_) load_blocks(begin, end);
   if (begin < window_begin_ || end > window_end_) {
     window_begin_ = window_end_ = 0;
     // Read a whole window from `begin` on: the next view (the search reads in rank order) is then a hit.
@@ -144,18 +190,89 @@ void FrontierStore::spill() {
   const std::uint64_t n = count_;
   try {
     start(n, true);
-    for (std::uint64_t b = 0; b < n; b += window_states_) {
-      const std::uint64_t e = std::min(n, b + window_states_);
+    for (std::uint64_t b = 0; b < n; b += window()) {
+      const std::uint64_t e = std::min(n, b + window());
       std::memcpy(block(b, e), held.get() + b * stride_, static_cast<std::size_t>(e - b) * stride_);
       commit(b, e);
     }
   } catch (...) {  // the level stays in RAM, whole, as before the attempt
     close_file();
     states_ = std::move(held);
+    packed_.reset();
+    packed_capacity_ = 0;
+    blocks_.clear();
+    written_ = file_end_ = 0;
     window_states_ = 0;
+    span_ = 0;
     count_ = n;
     throw;
   }
+}
+
+void FrontierStore::write_block(std::uint64_t begin, std::uint64_t end) {
+  if (begin != written_ || end - begin > span_) throw std::logic_error("frontier block written out of order");
+  const std::size_t raw = static_cast<std::size_t>(end - begin) * stride_;
+  const std::size_t packed = codec_.compress(states_.get(), raw, packed_.get() + header_bytes, packed_capacity_ - header_bytes);
+  const BlockHeader header{packed, end - begin};
+  std::memcpy(packed_.get(), &header, header_bytes);
+  // The test hook frontier-corrupt: the frame is damaged as a failing disk would, after its checksum was taken.
+  if (injected_fault() == Fault::frontier_corrupt) packed_[header_bytes + packed / 2] ^= std::byte{0x5a};
+  if (!transfer(pwrite, fd_, reinterpret_cast<const char*>(packed_.get()), header_bytes + packed, file_end_) ||
+      fault_injected(Fault::frontier_write, ENOSPC) || fault_injected(Fault::frontier_stream_write, ENOSPC))
+    fail("write");
+  blocks_.push_back({begin, file_end_, packed});
+  written_ = end;
+  file_end_ += header_bytes + packed;
+  disk_bytes_ += header_bytes + packed;
+  raw_bytes_ += raw;
+}
+
+std::size_t FrontierStore::block_holding(std::uint64_t rank) const {
+  const auto after = std::upper_bound(blocks_.begin(), blocks_.end(), rank,
+                                     [](std::uint64_t r, const Block& b) { return r < b.first; });
+  return static_cast<std::size_t>(after - blocks_.begin()) - 1;
+}
+
+void FrontierStore::load_blocks(std::uint64_t begin, std::uint64_t end) const {
+  if (end > written_) throw std::logic_error("frontier view beyond what was written");
+  // The block holding `begin`, then the next ones while they fit whole: a view
+  // (<= a span) from inside a block (<= a span) then fits in 3 spans.
+  std::size_t k = block_holding(begin);
+  const std::uint64_t first = blocks_[k].first;
+  std::uint64_t filled = 0;
+  if (begin >= window_begin_ && begin < window_end_) {
+    // Reading on in rank order: the blocks decoded already from `first` on move to the front, not decoded again.
+    filled = window_end_ - first;
+    std::memmove(states_.get(), states_.get() + (first - window_begin_) * stride_, static_cast<std::size_t>(filled) * stride_);
+    k = block_holding(window_end_);  // the window ends where a block begins
+  }
+  window_begin_ = window_end_ = 0;
+  for (; k < blocks_.size(); ++k) {
+    const std::uint64_t last = k + 1 < blocks_.size() ? blocks_[k + 1].first : written_;
+    if (filled + (last - blocks_[k].first) > window_states_) break;
+    read_block(k, states_.get() + filled * stride_);
+    filled = last - first;
+  }
+  if (first + filled < end) throw std::logic_error("frontier view does not fit the decoded window");
+  window_begin_ = first;
+  window_end_ = first + filled;
+}
+
+void FrontierStore::read_block(std::size_t k, std::byte* out) const {
+  const Block& b = blocks_[k];
+  const std::uint64_t states = (k + 1 < blocks_.size() ? blocks_[k + 1].first : written_) - b.first;
+  const std::size_t bytes = header_bytes + static_cast<std::size_t>(b.packed);
+  if (!transfer(pread, fd_, reinterpret_cast<char*>(packed_.get()), bytes, b.offset) ||
+      fault_injected(Fault::frontier_read, EIO))
+    fail("read back");
+  BlockHeader header{};
+  std::memcpy(&header, packed_.get(), header_bytes);
+  if (header.packed != b.packed || header.states != states)
+    fail_corrupt(b.first, "its header says " + std::to_string(header.states) + " states in " + std::to_string(header.packed) +
+                              " bytes, not " + std::to_string(states) + " in " + std::to_string(b.packed));
+  const std::string why = codec_.decompress(packed_.get() + header_bytes, static_cast<std::size_t>(b.packed), out,
+                                            static_cast<std::size_t>(states) * stride_);
+  if (!why.empty()) fail_corrupt(b.first, "zstd: " + why);
 }
 
 }  // namespace statecheck::detail

@@ -11,6 +11,15 @@
 // it is made; search/level_writer.hpp). Only bytes, no search logic:
 // the search decides when a level goes to disk (search_state.cpp).
 //
+// With compression (--workdir-compression zstd, the default) each committed
+// block is one record: a 16-byte header (frame bytes, states) and a zstd
+// frame (store/frontier_codec.hpp); an index in RAM (one entry a block) finds
+// the block holding a rank, so that a view may start anywhere (a trace's last
+// state, a self-check) and blocks may be shorter than a window (the streamed
+// level's last batch of each flush). A view decodes whole blocks from the one
+// holding its first state, so the decoded window holds 3 blocks' worth of
+// states: blocks and views span at most a third of it.
+//
 // I/O failures throw FrontierIoError: one line naming the file and the fix.
 #pragma once
 
@@ -20,7 +29,10 @@
 #include <stdexcept>
 #include <string>
 
+#include <vector>
+
 #include "statecheck/result.hpp"
+#include "store/frontier_codec.hpp"
 
 namespace statecheck::detail {
 
@@ -37,8 +49,9 @@ class FrontierStore {
   ~FrontierStore();
 
   /// `stride` bytes a state; `workdir` empty: the level never leaves RAM;
-  /// `window_bytes`: what a level on disk is read and written through.
-  void configure(std::size_t stride, std::string workdir, std::size_t window_bytes);
+  /// `window_bytes`: what a level on disk is read and written through;
+  /// `compress`: its blocks go to disk as zstd frames.
+  void configure(std::size_t stride, std::string workdir, std::size_t window_bytes, bool compress);
   bool can_spill() const { return !workdir_.empty(); }
 
   /// Drops the level held and starts one of `n` states, filled by block() and
@@ -76,18 +89,28 @@ class FrontierStore {
   std::size_t ram_bytes() const;
   /// What a level of `n` states would hold resident on disk (its window).
   std::size_t window_ram_bytes(std::uint64_t n) const;
-  /// Over the run: levels that went to disk, bytes written there.
+  /// Over the run: levels that went to disk, bytes written there (compressed
+  /// or not), and the states' bytes those hold.
   std::uint32_t spilled_levels() const { return spilled_levels_; }
   std::uint64_t disk_bytes() const { return disk_bytes_; }
+  std::uint64_t raw_bytes() const { return raw_bytes_; }
 
  private:
   void open_file();
   void close_file();
   [[noreturn]] void fail(const std::string& what) const;
+  [[noreturn]] void fail_corrupt(std::uint64_t first, const std::string& why) const;
+  /// States a block or view spans at most, for a level of `n` states on disk.
+  std::uint64_t span(std::uint64_t n) const;
+  void write_block(std::uint64_t begin, std::uint64_t end);
+  std::size_t block_holding(std::uint64_t rank) const;
+  void load_blocks(std::uint64_t begin, std::uint64_t end) const;
+  void read_block(std::size_t k, std::byte* out) const;
 
   std::size_t stride_ = 8;
   std::string workdir_;
   std::size_t window_bytes_ = 0;
+  bool compress_ = false;
   std::uint64_t count_ = 0;
   // From the table allocator, not the heap: a level array (tens of MiB) freed
   // by release() goes back to the system at once, where malloc may keep it
@@ -98,13 +121,27 @@ class FrontierStore {
   };
   using Buffer = std::unique_ptr<std::byte[], Unmap>;
   static Buffer allocate(std::size_t bytes);
-  Buffer states_;                        // in RAM: the level; on disk: the window
+  Buffer states_;                        // in RAM: the level; on disk: the (decoded) window
   std::size_t window_states_ = 0;        // on disk: the window's capacity
+  std::uint64_t span_ = 0;               // on disk: the most states a block or view spans
+  // Compressed: a block's header and frame, as written and read; the blocks written so far.
+  struct Block {
+    std::uint64_t first;   // its first state's rank
+    std::uint64_t offset;  // where its header starts in the file
+    std::uint64_t packed;  // its frame's bytes
+  };
+  Buffer packed_;
+  std::size_t packed_capacity_ = 0;
+  std::vector<Block> blocks_;
+  std::uint64_t written_ = 0;  // states in blocks_
+  std::uint64_t file_end_ = 0;
+  mutable FrontierCodec codec_;  // per store, not swapped: its contexts serve any level
   int fd_ = -1;
   std::string file_;
   mutable std::uint64_t window_begin_ = 0, window_end_ = 0;  // on disk: what the window holds (read back)
   std::uint32_t spilled_levels_ = 0;
   std::uint64_t disk_bytes_ = 0;
+  std::uint64_t raw_bytes_ = 0;
 };
 
 }  // namespace statecheck::detail
