@@ -51,8 +51,10 @@ SearchState::SearchState(const ModelOps& model_ops, const CheckOptions& opts)
   frontier.configure(frontier_stride, options.workdir, window, compress);
   next_level.configure(frontier_stride, options.workdir, window, compress);
   // A streamed level's keys go to disk beside it (read back in order into the trace log at the level's
-  // end): 8 B a state would otherwise stay in RAM, unbounded by --memory's plan.
-  streamed_keys.configure(sizeof(std::uint64_t), options.workdir, window, compress);
+  // end): 8 B a state would otherwise stay in RAM, unbounded by --memory's plan. Raw, not compressed:
+  // a codec's contexts and buffers (0.7 MiB and more) would take more of --memory than the keys'
+  // disk is worth (8 B a state beside the states' 20 to 400).
+  streamed_keys.configure(sizeof(std::uint64_t), options.workdir, window, false);
   if (options.exact) exact = std::make_unique<ExactSet>(layout.encoded_bytes());
   else visited = std::make_unique<VisitedSet>(budget.data_budget());
   ctx.visited = visited.get();
