@@ -111,12 +111,12 @@ def descendants(root):
             parent[int(entry.name)] = int(fields[1])
         except (OSError, ValueError, IndexError):
             continue
-    found, todo = [], [root]
-    while todo:
-        p = todo.pop()
+    found, pending = [], [root]
+    while pending:
+        p = pending.pop()
         children = [c for c, pp in parent.items() if pp == p]
         found += children
-        todo += children
+        pending += children
     return found
 
 
