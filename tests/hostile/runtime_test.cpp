@@ -118,6 +118,25 @@ TEST_CASE("engine: --memory bounds the peak RSS of the whole process", "[hostile
   }
 }
 
+TEST_CASE("engine: short of --memory, the visited set packs instead of doubling, and the run completes", "[hostile]") {
+  SKIP_PEAK_RSS_IN_SANITIZED_BUILD();
+  // two-phase rms=8: 1,745,408 states. Doubling the table to 32 MiB would
+  // take more than half of what --memory 72M leaves the search: it grows by
+  // 8 MiB segments instead, to 24 MiB (1 thread) or 16 MiB 0.83 full (2
+  // threads: two segments in flight leave less room). Was: stopped at level 17
+  // (1,579,947 states) with a doubled 32 MiB table.
+  for (const std::string threads : {"1", "2"}) {
+    const test::Finished c = test::run_to_end(STATECHECK_BIN, "check two-phase --set rms=8 --memory 72M --threads " + threads);
+    INFO(threads << " threads: " << c.out << "peak RSS " << c.peak_rss / mib << " MiB");
+    REQUIRE(c.code == 0);
+    REQUIRE_THAT(c.out, Catch::Contains("distinct states   1,745,408\n"));
+    const bool packed = c.out.find("visited set       16.0 MiB") != std::string::npos ||
+                        c.out.find("visited set       24.0 MiB") != std::string::npos;
+    REQUIRE(packed);
+    REQUIRE(c.peak_rss <= 72 * mib + 16 * mib);
+  }
+}
+
 TEST_CASE("engine: the smallest --memory (16M) still checks a small spec", "[hostile]") {
   SKIP_PEAK_RSS_IN_SANITIZED_BUILD();
   // The program's own memory is set aside from --memory; the fresh visited

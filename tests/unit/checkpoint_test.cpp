@@ -143,7 +143,7 @@ TEST_CASE("checkpoint: a file of another format version is refused with its own 
     std::vector<std::byte> bytes = read_bytes(dir.sub("checkpoint.sckp"));
     std::memcpy(bytes.data() + 8, &old_version, 4);
     REQUIRE(refusal(bytes) == "checkpoint C has format version " + std::to_string(old_version) +
-                                  "; this statecheck reads version 4 only, so it cannot be "
+                                  "; this statecheck reads version 5 only, so it cannot be "
                                   "resumed: start a new run (or resume with the statecheck that wrote it)");
   }
 }
@@ -292,7 +292,7 @@ TEST_CASE("checkpoint: a truncated or corrupted file is refused cleanly", "[chec
   REQUIRE_THAT(refusal(bad), Catch::Contains("(it does not start with the checkpoint magic)"));
   bad = good;
   bad[8] = std::byte{9};
-  REQUIRE_THAT(refusal(bad), Catch::Contains("has format version 9; this statecheck reads version 4 only"));
+  REQUIRE_THAT(refusal(bad), Catch::Contains("has format version 9; this statecheck reads version 5 only"));
   // Through a resume: the same line, and the search never starts.
   write_bytes(file, std::vector<std::byte>(good.begin(), good.begin() + 5000));  // inside the visited section
   auto resume = test::options(1);

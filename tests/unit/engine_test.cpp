@@ -136,7 +136,7 @@ TEST_CASE("visited set: concurrent inserts, lookups and growth lose nothing", "[
   for (auto& h : hashes) h = random_hash(rng);
   // Grow as the search does, then insert from 4 threads at once.
   while (set.needs_growth(hashes.size()) && set.can_grow()) {
-    set.begin_growth();
+    set.begin_growth(set.wanted_segments(hashes.size()));
     REQUIRE(set.migrate(0, set.old_segments()) == statecheck::detail::VisitedSet::Insert::added);
     set.end_growth();
   }
@@ -157,13 +157,13 @@ TEST_CASE("visited set: concurrent inserts, lookups and growth lose nothing", "[
   REQUIRE(added == 600000);
   REQUIRE(present_twice == 600000);
   REQUIRE(set.size() == 600000);
-  // Doubling twice (migration reads each entry's next home bit from its signature).
-  for (int g = 0; g < 2; ++g) {
-    set.begin_growth();
+  // Growing twice, to 2 and 3 segments (migration recomputes each entry's segment from its signature).
+  for (const std::uint64_t segments : {std::uint64_t{2}, std::uint64_t{3}}) {
+    set.begin_growth(segments);
     REQUIRE(set.migrate(0, set.old_segments()) == statecheck::detail::VisitedSet::Insert::added);
     set.end_growth();
   }
-  REQUIRE(set.capacity() == (std::uint64_t{1} << 22));
+  REQUIRE(set.capacity() == 3 * (std::uint64_t{1} << 20));
   for (const auto& h : hashes) REQUIRE(set.contains(h));
   std::size_t false_hits = 0;
   for (int i = 0; i < 100000; ++i) false_hits += set.contains(random_hash(rng)) ? 1 : 0;

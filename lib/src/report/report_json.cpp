@@ -92,7 +92,7 @@ ordered_json visited_set_layout(bool exact) {
           {"fingerprint_bits", VisitedSet::fingerprint_bits()},
           {"signature_bits", VisitedSet::signature_bits},
           {"displacement_bits", 64 - VisitedSet::signature_bits},  // the rest of each 64-bit slot
-          {"initial_home_bits", VisitedSet::initial_bits}};
+          {"initial_home_bits", VisitedSet::home_bits}};
 }
 
 ordered_json run_json(const RunInfo& info) {

@@ -87,14 +87,19 @@ bool LevelWriter::make_room(std::uint64_t n, std::size_t extra) {
     exact->reserve(total);
     return true;
   }
-  // Growing holds the new table and the old segments still in flight (VisitedSet::growth_peak_bytes).
-  while (visited->needs_growth(total) && visited->can_grow() && visited->growth_peak_bytes(threads) <= room_for_visited(extra)) {
-    visited->begin_growth();
-    parallel(0, visited->old_segments(), 1, [&](const auto& r) {
-      if (visited->migrate(r.begin(), r.end()) == VisitedSet::Insert::overflow)
-        overflow.store(true, std::memory_order_relaxed);
-    });
-    visited->end_growth();
+  // Growing holds the new table and the old segments still in flight
+  // (VisitedSet::growth_peak_bytes): short of room for what it wants, it grows as far as the room allows.
+  if (visited->needs_growth(total)) {
+    const std::uint64_t segments =
+        std::min(visited->wanted_segments(total), visited->segments_within(room_for_visited(extra), threads));
+    if (segments > visited->segment_count()) {
+      visited->begin_growth(segments);
+      parallel(0, visited->old_segments(), 1, [&](const auto& r) {
+        if (visited->migrate(r.begin(), r.end()) == VisitedSet::Insert::overflow)
+          overflow.store(true, std::memory_order_relaxed);
+      });
+      visited->end_growth();
+    }
   }
   if (overflow.load()) {
     stop_on_limit("the visited set's probe sequence grew beyond its limit while growing; raise --memory");

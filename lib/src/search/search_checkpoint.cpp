@@ -82,7 +82,7 @@ CheckpointMeta SearchState::checkpoint_meta() const {
   m.actions = ops.action_names.size();
   each_saved(*this, m, [](auto& meta, const auto& search) { assign(meta, search); });
   if (visited) {
-    m.visited_bits = visited->bits();
+    m.visited_segments = visited->segment_count();
     m.visited_size = visited->size();
     m.collisions = visited->collisions();
   }
@@ -186,7 +186,7 @@ void SearchState::restore_checkpoint() {
                               : "was written with symmetry reduction (" + m.symmetry + "); resume without --no-symmetry");
   // Threads may differ. --memory may differ, but must hold what the checkpoint
   // holds: the frontier too, unless it can go to --workdir.
-  const std::uint64_t set_bytes_needed = visited ? std::uint64_t{8} << m.visited_bits : d.visited.size();
+  const std::uint64_t set_bytes_needed = visited ? m.visited_segments * VisitedSet::segment_bytes : d.visited.size();
   const std::uint64_t frontier_bytes = m.level_sizes.back() * frontier_stride;
   const std::uint64_t held = set_bytes_needed + (log.can_spill() ? 0 : log.bytes());
   const bool on_disk = frontier.can_spill() && (held + frontier_bytes > budget.data_budget() || next_level_on_disk(0, 0));  // the latter: the fault hook
@@ -196,7 +196,7 @@ void SearchState::restore_checkpoint() {
                        mib(options.memory) + budget.less_program() + "; raise --memory to at least " +
                        mib(budget.overhead() + needed + (needed >> 2)));
   if (visited) {
-    if (!visited->restore(m.visited_bits, d.visited, m.visited_size, m.collisions))
+    if (!visited->restore(m.visited_segments, d.visited, m.visited_size, m.collisions))
       throw config_error("checkpoint " + name + " is truncated/corrupt (section visited does not hold " +
                          std::to_string(m.visited_size) + " states); it cannot be resumed");
   } else {

@@ -117,7 +117,8 @@ std::string SearchState::visited_full_message(std::uint64_t n, std::size_t extra
   const std::string why =
       !visited->can_grow()
           ? "it is at its cap of " + mib_text(visited->budget()) + " (--memory)"
-          : "growing it to " + mib_text(2 * set) + " (moved 2 MiB segment by segment) does not fit in --memory " +
+          : "growing it to " + mib_text(visited->least_segments(result.stats.distinct + n) * VisitedSet::segment_bytes) +
+                " (moved 8 MiB segment by segment) does not fit in --memory " +
                 mib_text(budget.limit()) + budget.less_program() + " beside the " + mib_text(rest) +
                 " of the trace log, frontier and level tables";
   return "the visited set is full: " + mib_text(set) + " holding " + std::to_string(result.stats.distinct) +
@@ -152,7 +153,7 @@ bool SearchState::ram_short(std::uint64_t n, std::size_t extra) const {
   // The visited set grows only with room for its peak while doubling beside the rest (LevelWriter::make_room).
   const std::uint64_t total = result.stats.distinct + streamed + n;
   return visited && visited->needs_growth(total) && visited->can_grow() &&
-         visited->growth_peak_bytes(threads) > budget.room_for_visited(use, extra);
+         visited->growth_peak_bytes(visited->least_segments(total), threads) > budget.room_for_visited(use, extra);
 }
 
 bool SearchState::stream_forced() {

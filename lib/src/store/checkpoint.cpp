@@ -23,7 +23,7 @@ namespace statecheck::detail {
 namespace {
 
 constexpr char magic[8] = {'s', 't', 'a', 't', 'e', 'c', 'h', 'k'};
-constexpr std::uint32_t version = 4;  // 2: per-transition new-state counts (--coverage after --resume); 3: compact visited table, symmetry; 4: visited-set probes wrap inside 2 MiB segments
+constexpr std::uint32_t version = 5;  // 2: per-transition new-state counts (--coverage after --resume); 3: compact visited table, symmetry; 4: visited-set probes wrap inside 2 MiB segments; 5: any number of 8 MiB segments
 enum Tag : std::uint32_t { meta_tag = 1, visited_tag = 2, trace_tag = 3, frontier_tag = 4 };
 constexpr const char* tag_names[] = {"?", "meta", "visited", "trace", "frontier"};
 constexpr std::size_t section_header = 24;
@@ -318,7 +318,7 @@ CheckpointData parse_checkpoint(std::span<const std::byte> bytes, const std::str
     const CheckpointMeta& m = d.meta;
     d.visited = {s[1].p, s[1].left};
     const std::uint64_t visited_bytes = m.exact ? m.distinct * m.encoded_bytes()
-                                                : VisitedSet::compact_size_if_valid(m.visited_bits, d.visited, m.visited_size);
+                                                : VisitedSet::compact_size_if_valid(m.visited_segments, d.visited, m.visited_size);
     if (visited_bytes == 0 || d.visited.size() != visited_bytes) throw Corrupt{"the visited set has the wrong size"};
     d.frontier = {s[3].p, s[3].left};
     if (d.frontier.size() / m.state_size != m.level_sizes.back() || d.frontier.size() % m.state_size != 0)

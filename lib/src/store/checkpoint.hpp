@@ -1,6 +1,6 @@
 // lib/src/store/checkpoint.hpp - the search state at a level boundary, on disk.
 //
-// ============================== format (version 4) ==========================
+// ============================== format (version 5) ==========================
 // A file DIR/checkpoint.sckp, native byte order (the magic fails on another):
 //   header   8-byte magic "statechk", u32 version, u32 section count (4)
 //   section  u32 tag, u32 zero, u64 length, u64 XXH3-64 of the payload, payload
@@ -8,7 +8,7 @@
 // the spec's shape, the level and every statistic so far), visited (the
 // fingerprint table in compact form, VisitedSet::write_compact: a mask per 64
 // slots and the used slots' words, in slot order, the table's probes wrapping
-// inside 2 MiB segments since version 4; or the exact set's encodings), trace (every
+// inside 8 MiB segments, any number of them, since version 5; or the exact set's encodings), trace (every
 // level's Elias-Fano records, spilled ones included) and frontier (the
 // states of the level about to be expanded, state_size bytes each).
 // The reader checks the magic, the version, every length against the bytes
@@ -54,7 +54,7 @@ struct CheckpointMeta {
   std::vector<std::uint64_t> transition_new;      // per transition id: new states it found (version 2)
   std::vector<std::uint64_t> goal_level;  // 0: not reached yet
   std::vector<std::uint64_t> goal_rank;
-  std::uint32_t visited_bits = 0;  // fingerprint table of 2^visited_bits words
+  std::uint64_t visited_segments = 0;  // fingerprint table of visited_segments * 2^20 words (version 5)
   std::uint64_t visited_size = 0;
   std::uint64_t collisions = 0;
 
@@ -66,7 +66,7 @@ struct CheckpointMeta {
     f(m.max_depth), f(m.state_size), f(m.encoding_size), f(m.transitions), f(m.init_combinations), f(m.actions);
     f(m.level), f(m.distinct), f(m.generated), f(m.seconds);
     f(m.level_sizes), f(m.transition_enabled), f(m.transition_new), f(m.goal_level), f(m.goal_rank);
-    f(m.visited_bits), f(m.visited_size), f(m.collisions), f(m.symmetry);
+    f(m.visited_segments), f(m.visited_size), f(m.collisions), f(m.symmetry);
   }
 
   std::uint64_t encoded_bytes() const { return encoding_size == 0 ? state_size : encoding_size; }

@@ -14,7 +14,7 @@ namespace {
 constexpr std::size_t huge_page = std::size_t{2} << 20;
 }  // namespace
 
-void* allocate_table_memory(std::size_t bytes) {
+void* allocate_table_memory(std::size_t bytes, bool huge_pages) {
   if (bytes < huge_page) {
     void* p = std::calloc(bytes == 0 ? 1 : bytes, 1);
     if (p == nullptr) throw std::bad_alloc();
@@ -32,7 +32,9 @@ void* allocate_table_memory(std::size_t bytes) {
   if (tail != 0) munmap(reinterpret_cast<void*>(aligned + kept), tail);
   void* p = reinterpret_cast<void*>(aligned);
 #ifdef MADV_HUGEPAGE
-  (void)madvise(p, bytes, MADV_HUGEPAGE);  // a hint: ignored where THP is off
+  if (huge_pages) (void)madvise(p, bytes, MADV_HUGEPAGE);  // a hint: ignored where THP is off
+#else
+  (void)huge_pages;
 #endif
   return p;
 }

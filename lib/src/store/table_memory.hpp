@@ -18,7 +18,9 @@
 namespace statecheck::detail {
 
 /// `bytes` of zeroed memory; throws std::bad_alloc when none is left.
-void* allocate_table_memory(std::size_t bytes);
+/// `huge_pages` false leaves out the advice: a small table whose few entries
+/// land on random pages would otherwise make a whole 2 MiB page resident each.
+void* allocate_table_memory(std::size_t bytes, bool huge_pages = true);
 /// Gives the resident pages of allocate_table_memory(bytes)'s memory back to
 /// the system, which reads as zero again; false (nothing done) below a huge
 /// page, where the memory is the allocator's.

@@ -12,13 +12,14 @@
 
 namespace statecheck::detail {
 
-std::unique_ptr<VisitedSet::Slot*[]> VisitedSet::allocate_segments(unsigned bits) {
-  const std::uint64_t count = std::uint64_t{1} << (bits - segment_bits);
+std::unique_ptr<VisitedSet::Slot*[]> VisitedSet::allocate_segments(std::uint64_t count) {
   auto directory = std::make_unique<Slot*[]>(count);  // null: freeing a half-built one is safe
   try {
     // Zero pages handed out lazily (an untouched part costs no resident
-    // memory), huge where the kernel allows: table_memory.hpp.
-    for (std::uint64_t i = 0; i < count; ++i) directory[i] = static_cast<Slot*>(allocate_table_memory(segment_bytes));
+    // memory), huge where the kernel allows (table_memory.hpp) once the table
+    // has grown: the first segment of a small run stays a few 4 KiB pages.
+    for (std::uint64_t i = 0; i < count; ++i)
+      directory[i] = static_cast<Slot*>(allocate_table_memory(segment_bytes, count > 1));
   } catch (...) {
     free_segments(directory, count);
     throw;
@@ -33,19 +34,19 @@ void VisitedSet::free_segments(std::unique_ptr<Slot*[]>& directory, std::uint64_
 }
 
 VisitedSet::VisitedSet(std::size_t budget_bytes) : budget_(budget_bytes) {
-  directory_ = allocate_segments(bits_);
+  directory_ = allocate_segments(segment_count_);
   segments_ = directory_.get();
 }
 
 VisitedSet::~VisitedSet() {
-  free_segments(directory_, segment_count());
+  free_segments(directory_, segment_count_);
   free_segments(old_directory_, old_segment_count_);
 }
 
-VisitedSet::Insert VisitedSet::place(Slot* segment, std::uint64_t home, std::uint64_t sig) {
+VisitedSet::Insert VisitedSet::place(Slot* segment, std::uint64_t home, std::uint64_t signature) {
   for (std::uint64_t d = 0; d <= max_displacement; ++d) {
     Slot& slot = segment[(home + d) & segment_mask];
-    const std::uint64_t word = make_word(sig, d);
+    const std::uint64_t word = signature | (d + 1);
     std::uint64_t seen = slot.load(std::memory_order_relaxed);
     if (seen == 0 && slot.compare_exchange_strong(seen, word, std::memory_order_relaxed)) return Insert::added;
     if (seen == word) return Insert::present;
@@ -53,20 +54,8 @@ VisitedSet::Insert VisitedSet::place(Slot* segment, std::uint64_t home, std::uin
   return Insert::overflow;
 }
 
-// Growth writes each new segment from one thread only: no CAS needed.
-VisitedSet::Insert VisitedSet::place_alone(Slot* segment, std::uint64_t home, std::uint64_t sig) {
-  for (std::uint64_t d = 0; d <= max_displacement; ++d) {
-    Slot& slot = segment[(home + d) & segment_mask];
-    if (slot.load(std::memory_order_relaxed) != 0) continue;
-    slot.store(make_word(sig, d), std::memory_order_relaxed);
-    return Insert::added;
-  }
-  return Insert::overflow;
-}
-
 VisitedSet::Insert VisitedSet::insert(const Hash128& h) {
-  const std::uint64_t home = h.lo >> (64 - bits_);
-  const Insert r = place(directory_[home >> segment_bits], home & segment_mask, signature(h));
+  const Insert r = place(directory_[segment_of(h.lo, segment_count_)], h.hi & segment_mask, h.lo & ~displacement_mask);
   if (r == Insert::added) size_.fetch_add(1, std::memory_order_relaxed);
   if (r == Insert::present) collisions_.fetch_add(1, std::memory_order_relaxed);
   return r;
@@ -76,21 +65,47 @@ bool VisitedSet::needs_growth(std::uint64_t total) const {
   return static_cast<double>(total) > max_load * static_cast<double>(capacity());
 }
 
-bool VisitedSet::can_grow() const {
-  // The next home bit is read from the signature, which holds 52 of them.
-  return bits_ + 1 - initial_bits < signature_bits && bytes() * 2 <= budget_;
+namespace {
+
+/// Segments of 2^20 slots that hold `total` entries at `load`.
+std::uint64_t segments_at(std::uint64_t total, double load) {
+  return static_cast<std::uint64_t>(
+      std::ceil(static_cast<double>(total) / (load * static_cast<double>(std::uint64_t{1} << VisitedSet::segment_bits))));
+}
+
+}  // namespace
+
+std::uint64_t VisitedSet::wanted_segments(std::uint64_t total) const {
+  const std::uint64_t doubled = std::max(2 * segment_count_, segments_at(total, max_load));
+  // Beyond half the budget the table is most of what --memory holds: it packs
+  // rather than doubles, and leaves the rest to the levels still to come.
+  if (doubled * segment_bytes > budget_ / 2) return least_segments(total);
+  return std::max(std::min(budget_segments(), doubled), segment_count_);
+}
+
+std::uint64_t VisitedSet::least_segments(std::uint64_t total) const {
+  const std::uint64_t least = std::max(segment_count_ + 1, segments_at(total, packed_load));
+  return std::max(std::min(budget_segments(), least), segment_count_);
+}
+
+std::uint64_t VisitedSet::segments_within(std::size_t room, unsigned concurrency) const {
+  const std::size_t in_flight = growth_peak_bytes(0, concurrency);
+  return room > in_flight ? (room - in_flight) / segment_bytes : 0;
 }
 
 bool VisitedSet::can_hold(std::uint64_t total) const {
-  return static_cast<double>(total) <= 0.92 * static_cast<double>(capacity());
+  return static_cast<double>(total) <= hold_load * static_cast<double>(capacity());
 }
 
-void VisitedSet::begin_growth() {
-  old_segment_count_ = segment_count();
+void VisitedSet::begin_growth(std::uint64_t segments) {
+  // All new segments at once, as untouched zero pages: an old segment's
+  // entries land in up to three of them, and two old segments may share one.
+  std::unique_ptr<Slot*[]> grown = allocate_segments(segments);
+  old_segment_count_ = segment_count_;
   old_directory_ = std::move(directory_);
-  directory_ = std::make_unique<Slot*[]>(2 * old_segment_count_);  // filled by migrate()
+  directory_ = std::move(grown);
   segments_ = directory_.get();
-  ++bits_;
+  segment_count_ = segments;
 }
 
 VisitedSet::Insert VisitedSet::migrate(std::uint64_t begin, std::uint64_t end) {
@@ -99,24 +114,18 @@ VisitedSet::Insert VisitedSet::migrate(std::uint64_t begin, std::uint64_t end) {
   return Insert::added;
 }
 
-// Old segment i holds the homes with prefix i; doubled, they are the homes of
-// new segments 2i and 2i + 1, which no other segment's states reach.
+// An entry keeps its home and signature; its segment is recomputed from the
+// signature, which holds lo's top 52 bits. Another old segment's entries may
+// land in the same new segment at once, so placing takes the CAS path.
 VisitedSet::Insert VisitedSet::migrate_segment(std::uint64_t i) {
   Slot*& old = old_directory_[i];
-  directory_[2 * i] = static_cast<Slot*>(allocate_table_memory(segment_bytes));
-  directory_[2 * i + 1] = static_cast<Slot*>(allocate_table_memory(segment_bytes));
-  const unsigned old_bits = bits_ - 1;
   Insert result = Insert::added;
-  for (std::uint64_t j = 0; j <= segment_mask && result == Insert::added; ++j) {
+  for (std::uint64_t j = 0; j <= segment_mask && result != Insert::overflow; ++j) {
     const std::uint64_t w = old[j].load(std::memory_order_relaxed);
     if (w == 0) continue;
-    const std::uint64_t displacement = (w & 0xFFF) - 1;
-    const std::uint64_t sig = w >> 12;
-    const std::uint64_t old_home = (i << segment_bits) | ((j - displacement) & segment_mask);
-    // B[old_bits] is signature bit (old_bits - k0), counted from its top.
-    const std::uint64_t next_bit = (sig >> (signature_bits - 1 - (old_bits - initial_bits))) & 1u;
-    const std::uint64_t home = (old_home << 1) | next_bit;
-    result = place_alone(directory_[home >> segment_bits], home & segment_mask, sig);
+    const std::uint64_t home = (j - ((w & displacement_mask) - 1)) & segment_mask;
+    const std::uint64_t signature = w & ~displacement_mask;
+    result = place(directory_[segment_of(signature, segment_count_)], home, signature);
   }
   free_table_memory(old, segment_bytes);
   old = nullptr;
@@ -126,10 +135,6 @@ VisitedSet::Insert VisitedSet::migrate_segment(std::uint64_t i) {
 void VisitedSet::end_growth() {
   free_segments(old_directory_, old_segment_count_);  // none left unless a migration stopped early
   old_segment_count_ = 0;
-  // A segment never migrated (overflow stopped its range) is still null: give
-  // it zero pages so the table stays well formed for the report and trace.
-  for (std::uint64_t s = 0; s < segment_count(); ++s)
-    if (directory_[s] == nullptr) directory_[s] = static_cast<Slot*>(allocate_table_memory(segment_bytes));
 }
 
 namespace {
@@ -142,9 +147,9 @@ std::uint64_t load_word(const std::byte* p) {
 
 }  // namespace
 
-std::uint64_t VisitedSet::compact_size_if_valid(unsigned bits, std::span<const std::byte> bytes, std::uint64_t size) {
-  if (bits < initial_bits || bits - initial_bits >= signature_bits || bits > 40) return 0;
-  const std::uint64_t groups = (std::uint64_t{1} << bits) / 64;
+std::uint64_t VisitedSet::compact_size_if_valid(std::uint64_t segments, std::span<const std::byte> bytes, std::uint64_t size) {
+  if (segments == 0 || segments > max_segments) return 0;
+  const std::uint64_t groups = (segments << segment_bits) / 64;
   std::uint64_t at = 0, used = 0;
   for (std::uint64_t g = 0; g < groups; ++g) {
     if (bytes.size() - at < 8) return 0;
@@ -159,10 +164,11 @@ std::uint64_t VisitedSet::compact_size_if_valid(unsigned bits, std::span<const s
   return at == bytes.size() && used == size ? at : 0;
 }
 
-bool VisitedSet::restore(unsigned bits, std::span<const std::byte> compact, std::uint64_t size, std::uint64_t collisions) {
-  if (compact_size_if_valid(bits, compact, size) == 0) return false;
-  const std::uint64_t slots = std::uint64_t{1} << bits;
-  std::unique_ptr<Slot*[]> directory = allocate_segments(bits);  // zeroed
+bool VisitedSet::restore(std::uint64_t segments, std::span<const std::byte> compact, std::uint64_t size,
+                         std::uint64_t collisions) {
+  if (compact_size_if_valid(segments, compact, size) == 0) return false;
+  const std::uint64_t slots = segments << segment_bits;
+  std::unique_ptr<Slot*[]> directory = allocate_segments(segments);  // zeroed
   const std::byte* p = compact.data();
   for (std::uint64_t base = 0; base < slots; base += 64) {
     Slot* group = directory[base >> segment_bits] + (base & segment_mask);
@@ -171,10 +177,10 @@ bool VisitedSet::restore(unsigned bits, std::span<const std::byte> compact, std:
     for (; mask != 0; mask &= mask - 1, p += 8)
       group[std::countr_zero(mask)].store(load_word(p), std::memory_order_relaxed);
   }
-  free_segments(directory_, segment_count());
+  free_segments(directory_, segment_count_);
   directory_ = std::move(directory);
   segments_ = directory_.get();
-  bits_ = bits;
+  segment_count_ = segments;
   size_.store(size, std::memory_order_relaxed);
   collisions_.store(collisions, std::memory_order_relaxed);
   return true;
