@@ -26,7 +26,7 @@ constexpr std::uint64_t prefetch_ahead = 16;
 
 }  // namespace
 
-void LevelWriter::store_states(const std::vector<LevelTable::Entry>& entries, std::uint64_t begin, std::uint64_t end,
+void LevelWriter::store_states(std::span<const LevelTable::Entry> entries, std::uint64_t begin, std::uint64_t end,
                                std::byte* out) {
   const std::uint64_t first_id = result.stats.distinct;
   parallel(begin, end, 1024, [&](const auto& r) {
@@ -69,16 +69,8 @@ void LevelWriter::count_orbit_states(const std::byte* states, std::uint64_t n) {
 }
 
 std::vector<LevelTable::Entry> LevelWriter::collect_entries() {
-  std::vector<LevelTable::Entry> all(static_cast<std::size_t>(table->size()));
-  std::atomic<std::size_t> filled{0};
-  parallel(0, table->capacity(), 1u << 14, [&](const auto& r) {
-    std::vector<LevelTable::Entry> part;  // at most 2^14 entries
-    table->collect(r.begin(), r.end(), part);
-    const std::size_t at = filled.fetch_add(part.size());
-    if (at + part.size() <= all.size()) std::copy(part.begin(), part.end(), all.begin() + static_cast<std::ptrdiff_t>(at));
-  });
-  if (filled.load() != all.size()) throw std::logic_error("the level table holds another number of entries than counted");
-  return all;
+  const std::span<LevelTable::Entry> entries = table->take_entries(LevelTable::Pages::give_back);
+  return {entries.begin(), entries.end()};
 }
 
 bool LevelWriter::make_room(std::uint64_t n, std::size_t extra) {
@@ -125,11 +117,11 @@ bool LevelWriter::flush_stream() {
   const std::string what = "streaming level " + std::to_string(level + 1) + " to --workdir (" +
                            std::to_string(streamed + k) + " states so far)";
   const std::uint64_t unbounded = ~std::uint64_t{0} / frontier_stride;  // a level of unknown size: its window
-  const std::size_t extra = static_cast<std::size_t>(k) * sizeof(LevelTable::Entry) +
-                            (next_level.on_disk() ? 0 : next_level.window_ram_bytes(unbounded)) +
+  // The entries are sorted in the table's own memory (LevelTable::take_entries): only the windows are new.
+  const std::size_t extra = (next_level.on_disk() ? 0 : next_level.window_ram_bytes(unbounded)) +
                             (streamed_keys.on_disk() ? 0 : streamed_keys.window_ram_bytes(unbounded));
   if (!make_room(streamed + k, extra) || !fit_memory(extra, what)) return false;
-  std::vector<LevelTable::Entry> entries = collect_entries();
+  const std::span<LevelTable::Entry> entries = table->take_entries(LevelTable::Pages::give_back);  // streaming: memory is short
   sort_by_key(entries);
   if (!next_level.on_disk()) next_level.start_appending();
   for (std::uint64_t b = 0; b < k; b += next_level.window()) {

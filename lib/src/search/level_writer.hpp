@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <vector>
 
 #include "search/search_state.hpp"
@@ -54,9 +55,9 @@ class LevelWriter : public SearchState {
   /// States [begin, end) of the sorted level into `out` (their rank order),
   /// each inserted into the visited (or exact) set; with symmetry, counts the
   /// concrete states they stand for.
-  void store_states(const std::vector<LevelTable::Entry>& entries, std::uint64_t begin, std::uint64_t end, std::byte* out);
-  /// The level table's entries (any order), in one array of exactly its
-  /// size: what --memory counts, with no per-thread copies beside it.
+  void store_states(std::span<const LevelTable::Entry> entries, std::uint64_t begin, std::uint64_t end, std::byte* out);
+  /// A copy of the level table's entries (any order), for the exchange across
+  /// processes; the table keeps them (taken) until the level is recorded.
   std::vector<LevelTable::Entry> collect_entries();
   /// Grows the visited set for `n` more states, within the memory budget
   /// (what the rest holds plus `extra` bytes about to be allocated).

@@ -1,6 +1,6 @@
 // lib/src/search/parallel_loops.hpp - the search's two parallel loops over
 // oneTBB (a level's chunks, the level's sort), written so that ThreadSanitizer
-// sees how they order memory. Included by search.cpp and level_writer.cpp only.
+// sees how they order memory. Included by the search's own sources only.
 #pragma once
 
 #include <tbb/blocked_range.h>
@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
-#include <vector>
+#include <span>
 
 #include "statecheck/detail/level_table.hpp"
 
@@ -45,7 +45,7 @@ void parallel(std::uint64_t begin, std::uint64_t end, std::uint64_t grain, const
 }
 
 /// Sorts the level by discovery key (a sequential sort under TSan: see parallel()).
-inline void sort_by_key(std::vector<LevelTable::Entry>& entries) {
+inline void sort_by_key(std::span<LevelTable::Entry> entries) {
   const auto by_key = [](const LevelTable::Entry& a, const LevelTable::Entry& b) { return a.key < b.key; };
   if constexpr (thread_sanitizer) std::sort(entries.begin(), entries.end(), by_key);
   else tbb::parallel_sort(entries.begin(), entries.end(), by_key);

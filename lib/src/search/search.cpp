@@ -115,12 +115,13 @@ class Search : public LevelWriter {
     const std::uint64_t n = net ? shared_.size() : table->size();
     frontier.release();  // expanded: no checkpoint or trace needs it now; its room goes to the set and the next level
     const std::string next = "level " + std::to_string(level + 1) + " (" + std::to_string(n) + " states)";
-    // The sort keys (32 B a state) replace the table (42.7 B+) before the set grows and the level is made.
-    if (!fit_memory(static_cast<std::size_t>(n) * sizeof(LevelTable::Entry), next)) return false;
-    std::vector<LevelTable::Entry> entries = net ? std::move(shared_) : collect_entries();
-    table->release_pages();
+    // The sort keys (32 B a state) take the table's place, in its memory, before the set grows and the level is made.
+    const std::span<LevelTable::Entry> entries =
+        net ? std::span<LevelTable::Entry>(shared_)
+            : table->take_entries(keep_table_pages(n) ? LevelTable::Pages::keep : LevelTable::Pages::give_back);
     bool on_disk = false;
-    const std::size_t extra = plan_next_level(n, on_disk);  // counts the entries as the extra they were
+    // Across processes the entries are a vector of their own, beside the table's.
+    const std::size_t extra = plan_next_level(n, on_disk) + (net ? static_cast<std::size_t>(n) * sizeof(LevelTable::Entry) : 0);
     if (!make_room(n, extra)) return false;
     if (!fit_memory(extra, next)) return false;
     if (!net) sort_by_key(entries);
@@ -291,9 +292,9 @@ class Search : public LevelWriter {
     // batch's guess comes from what this one found.
     const std::uint64_t least = std::min<std::uint64_t>(left, std::clamp<std::uint64_t>((std::uint64_t{1} << 16) / fanout, 1, 4096));
     if (const std::uint64_t batch = fitting(); batch >= least) return batch;
-    // Growing holds the old table, its entries and the new table at once.
+    // Growing holds the old table and the new one at once (LevelTable::reserve).
     const std::size_t grown = LevelTable::bytes_for(table->size() + least * fanout, table->capacity());
-    const std::size_t moving = grown == table->bytes() ? 0 : grown + table->size() * sizeof(LevelTable::Entry);
+    const std::size_t moving = grown == table->bytes() ? 0 : grown;
     if (settled && table->size() != 0 && (streaming || (stream_possible() && ram_short(0, moving)))) {
       streaming = true;
       if (!flush_stream()) return 0;

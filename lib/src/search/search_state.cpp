@@ -156,6 +156,15 @@ bool SearchState::ram_short(std::uint64_t n, std::size_t extra) const {
          visited->growth_peak_bytes(visited->least_segments(total), threads) > budget.room_for_visited(use, extra);
 }
 
+bool SearchState::keep_table_pages(std::uint64_t n) const {
+  bool on_disk = false;
+  std::size_t need = memory_use().total() + plan_next_level(n, on_disk);  // the table counted whole
+  const std::uint64_t total = result.stats.distinct + n;
+  if (visited && visited->needs_growth(total))
+    need += visited->growth_peak_bytes(visited->wanted_segments(total), threads);
+  return need <= budget.data_budget() / 2;
+}
+
 bool SearchState::stream_forced() {
   const Fault f = injected_fault();
   return f == Fault::frontier_stream || f == Fault::frontier_stream_write || f == Fault::frontier_stream_interrupt;
@@ -166,20 +175,20 @@ bool SearchState::stream_wanted(std::uint64_t n) const {
   if (stream_forced()) return true;
   n = std::max(n, table->size());
   // Making the rest of the level in the table and the workers' records (growing
-  // the table holds the old one, its entries and the new one at once), then sorting it.
+  // the table holds the old one and the new one at once), then sorting it.
   const std::size_t grown = LevelTable::bytes_for(n, table->capacity());
-  const std::size_t growing = static_cast<std::size_t>(n - table->size()) * layout.stride +
-                              (grown == table->bytes() ? 0 : grown + static_cast<std::size_t>(table->size()) * sizeof(LevelTable::Entry));
+  const std::size_t growing = static_cast<std::size_t>(n - table->size()) * layout.stride + (grown == table->bytes() ? 0 : grown);
   bool on_disk = false;
   const std::size_t finishing = plan_next_level(n, on_disk);
   return ram_short(n, growing + finishing);
 }
 
 std::size_t SearchState::plan_next_level(std::uint64_t n, bool& on_disk) const {
-  const std::size_t keys_and_set = static_cast<std::size_t>(n) * sizeof(LevelTable::Entry) + (set_bytes(n) - set_bytes());
-  const std::size_t in_ram = keys_and_set + static_cast<std::size_t>(n) * frontier_stride;
+  // The sort keys are the level table's own memory (LevelTable::take_entries), counted with it.
+  const std::size_t set_growth = set_bytes(n) - set_bytes();
+  const std::size_t in_ram = set_growth + static_cast<std::size_t>(n) * frontier_stride;
   on_disk = next_level_on_disk(n, in_ram);
-  return on_disk ? keys_and_set + frontier.window_ram_bytes(n) : in_ram;
+  return on_disk ? set_growth + frontier.window_ram_bytes(n) : in_ram;
 }
 
 bool SearchState::fit_memory(std::size_t extra, const std::string& what) {

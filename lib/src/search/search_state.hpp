@@ -107,6 +107,11 @@ class SearchState {
   /// Whether holding `extra` more bytes (for a next level of `n` states)
   /// would stop the search or keep the visited set from growing.
   bool ram_short(std::uint64_t n, std::size_t extra) const;
+  /// Whether the end of a level of `n` new states may keep the level table's
+  /// pages resident: with the whole table, the next frontier and the visited
+  /// set's growth, it stays within half of --memory (the visited set's own
+  /// doubling rule). Otherwise they are given back for the level's end.
+  bool keep_table_pages(std::uint64_t n) const;
   std::size_t room_for_visited(std::size_t extra) const { return budget.room_for_visited(memory_use(), extra); }
   /// Why the visited set cannot take `n` more states: how full it is, and
   /// what keeps it from doubling (its own cap, or the rest of --memory).
