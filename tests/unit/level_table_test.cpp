@@ -5,7 +5,6 @@
 // them or gives them back; and clear() leaves an empty table that a next level
 // fills from scratch.
 #include <tbb/global_control.h>
-#include <tbb/parallel_for.h>
 
 #include <catch2/catch.hpp>
 #include <cstdint>
@@ -14,6 +13,7 @@
 #include <span>
 #include <vector>
 
+#include "search/parallel_loops.hpp"
 #include "statecheck/detail/level_table.hpp"
 
 using statecheck::detail::Hash128;
@@ -50,13 +50,15 @@ std::map<std::uint64_t, Want> insert_all(LevelTable& table, const std::vector<Ha
     }
   const tbb::global_control two(tbb::global_control::max_allowed_parallelism, 2);
   std::vector<std::uint32_t> added(2, 0);
-  tbb::parallel_for(0u, 2u, [&](unsigned t) {
-    for (unsigned r = 0; r < rounds; ++r)
-      for (std::size_t i = t; i < hs.size() * 2; i += 2) {
-        const std::size_t s = (i + r * 3) % hs.size();
-        const std::uint64_t key = (s * 7919 + r * 104729) % 1000003 + r;
-        if (table.insert(hs[s], key, t, added[t], [](std::uint32_t, std::uint32_t) { return true; })) ++added[t];
-      }
+  // The search's parallel loop: under TSan it makes the loop's ordering visible (parallel_loops.hpp).
+  statecheck::detail::parallel(0, 2, 1, [&](const auto& range) {
+    for (auto t = static_cast<std::uint32_t>(range.begin()); t != range.end(); ++t)
+      for (unsigned r = 0; r < rounds; ++r)
+        for (std::size_t i = t; i < hs.size() * 2; i += 2) {
+          const std::size_t s = (i + r * 3) % hs.size();
+          const std::uint64_t key = (s * 7919 + r * 104729) % 1000003 + r;
+          if (table.insert(hs[s], key, t, added[t], [](std::uint32_t, std::uint32_t) { return true; })) ++added[t];
+        }
   });
   table.set_size(table.size() + added[0] + added[1]);
   return want;
