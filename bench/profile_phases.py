@@ -17,7 +17,7 @@ PHASES = [  # (phase, regex on the function name), first match wins
     ("fingerprint (XXH3-128)", r"XXH"),
     ("visited lookup + level-table insert (flush)", r"Worker::flush"),
     ("collect level table", r"LevelTable::(collect|compact|take_entries)"),
-    ("sort by key", r"quick_sort|introsort|insertion_sort|sort_by_key|__unguarded|__adjust_heap"),
+    ("sort by key", r"quick_sort|introsort|insertion_sort|sort_by_key|bucket_sort|__unguarded|__adjust_heap"),
     ("visited-set insert (level end)", r"VisitedSet::insert"),
     ("visited-set growth", r"VisitedSet::migrate"),
     ("level-table clear/grow", r"LevelTable::(clear|reserve|place|allocate)"),

@@ -2,11 +2,13 @@
 // keep each state once with its smallest key; growing mid-level (entries move
 // to the new table in parallel) loses none; take_entries() hands back exactly
 // the level's entries in the table's memory, whether it keeps the pages beyond
-// them or gives them back; and clear() leaves an empty table that a next level
-// fills from scratch.
+// them or gives them back; the free slots after kept entries are lent once as
+// a sort's scratch; clear() leaves an empty table that a next level fills from
+// scratch; and the level's sort orders by key with or without that scratch.
 #include <tbb/global_control.h>
 
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <random>
@@ -129,4 +131,51 @@ TEST_CASE("level table: growing mid-level keeps every entry and lowers keys afte
   }
   REQUIRE(table.size() == hs.size());
   require_entries(table.take_entries(LevelTable::Pages::keep), merged);
+}
+
+TEST_CASE("level table: the scratch after kept entries is lent once and zeroed by clear", "[level-table]") {
+  LevelTable table;
+  table.reserve(100000);  // 2^18 slots
+  const std::vector<Hash128> hs = states(50000, 5);
+  insert_all(table, hs, 1);
+  const std::span<LevelTable::Entry> entries = table.take_entries(LevelTable::Pages::keep);
+  const std::span<LevelTable::Entry> scratch = table.scratch();
+  REQUIRE(scratch.size() == entries.size());
+  REQUIRE(scratch.data() == entries.data() + entries.size());
+  for (LevelTable::Entry& e : scratch) e = {1, 99, 99, 0, 0};  // a sort leaves entries behind
+  table.clear();
+  for (const Hash128& h : states(50000, 9)) REQUIRE(table.insert(h, 5, 0, 0, [](std::uint32_t, std::uint32_t) { return true; }));
+
+  // No scratch when the pages beyond the entries were given back, or fewer than the entries are free.
+  LevelTable given;
+  given.reserve(100000);
+  insert_all(given, hs, 1);
+  (void)given.take_entries(LevelTable::Pages::give_back);
+  REQUIRE(given.scratch().empty());
+  LevelTable full;
+  full.reserve(3000);  // 4,096 slots
+  insert_all(full, states(3000, 4), 1);
+  (void)full.take_entries(LevelTable::Pages::keep);
+  REQUIRE(full.scratch().empty());
+}
+
+TEST_CASE("level sort: bucketed through scratch or not, the order is by key", "[level-table]") {
+  const std::uint64_t n = GENERATE(10u, 5000u, 300000u);
+  const bool with_scratch = GENERATE(true, false);
+  // Keys like the search's: parent rank << 5 | transition id, distinct, parents dense.
+  std::mt19937_64 rng(n);
+  std::vector<LevelTable::Entry> entries;
+  for (std::uint64_t parent = 0; entries.size() < n; ++parent)
+    for (std::uint64_t tid = 0; tid < 32 && entries.size() < n; ++tid)
+      if (rng() % 3 == 0) entries.push_back({parent << 5 | tid, rng() | 2, rng(), 0, static_cast<std::uint32_t>(entries.size())});
+  std::vector<LevelTable::Entry> want = entries;
+  std::shuffle(entries.begin(), entries.end(), rng);
+  std::vector<LevelTable::Entry> scratch(with_scratch ? n : 0);
+  statecheck::detail::sort_by_key(entries, scratch);
+  REQUIRE(entries.size() == want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    REQUIRE(entries[i].key == want[i].key);
+    REQUIRE(entries[i].lo == want[i].lo);
+    REQUIRE(entries[i].record == want[i].record);
+  }
 }

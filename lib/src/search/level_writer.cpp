@@ -122,7 +122,7 @@ bool LevelWriter::flush_stream() {
                             (streamed_keys.on_disk() ? 0 : streamed_keys.window_ram_bytes(unbounded));
   if (!make_room(streamed + k, extra) || !fit_memory(extra, what)) return false;
   const std::span<LevelTable::Entry> entries = table->take_entries(LevelTable::Pages::give_back);  // streaming: memory is short
-  sort_by_key(entries);
+  sort_by_key(entries, table->scratch());  // none: the pages were given back
   if (!next_level.on_disk()) next_level.start_appending();
   for (std::uint64_t b = 0; b < k; b += next_level.window()) {
     const std::uint64_t e = std::min(k, b + next_level.window());

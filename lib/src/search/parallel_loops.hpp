@@ -5,7 +5,6 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
-#include <tbb/parallel_sort.h>
 
 #include <algorithm>
 #include <atomic>
@@ -44,11 +43,9 @@ void parallel(std::uint64_t begin, std::uint64_t end, std::uint64_t grain, const
   }
 }
 
-/// Sorts the level by discovery key (a sequential sort under TSan: see parallel()).
-inline void sort_by_key(std::span<LevelTable::Entry> entries) {
-  const auto by_key = [](const LevelTable::Entry& a, const LevelTable::Entry& b) { return a.key < b.key; };
-  if constexpr (thread_sanitizer) std::sort(entries.begin(), entries.end(), by_key);
-  else tbb::parallel_sort(entries.begin(), entries.end(), by_key);
-}
+/// Sorts the level by discovery key (level_sort.cpp): bucketed through
+/// `scratch` when it holds as many entries, else a parallel comparison sort
+/// (sequential under TSan, which cannot see how tbb::parallel_sort orders memory).
+void sort_by_key(std::span<LevelTable::Entry> entries, std::span<LevelTable::Entry> scratch);
 
 }  // namespace statecheck::detail

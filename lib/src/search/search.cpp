@@ -124,7 +124,7 @@ class Search : public LevelWriter {
     const std::size_t extra = plan_next_level(n, on_disk) + (net ? static_cast<std::size_t>(n) * sizeof(LevelTable::Entry) : 0);
     if (!make_room(n, extra)) return false;
     if (!fit_memory(extra, next)) return false;
-    if (!net) sort_by_key(entries);
+    if (!net) sort_by_key(entries, table->scratch());
     frontier.start(n, on_disk);
     for (std::uint64_t b = 0; b < n; b += frontier.window()) {  // in RAM: one block, the whole level
       const std::uint64_t e = std::min(n, b + frontier.window());

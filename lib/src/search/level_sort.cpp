@@ -1,0 +1,91 @@
+// The level's sort by discovery key (parallel_loops.hpp).
+//
+// With scratch room the size of the level, the entries are first scattered
+// into buckets by their key's top bits (one pass, in parallel over chunks of
+// the entries), then each bucket is copied back to its place and sorted alone,
+// in parallel over buckets: about a thousand entries each, so the comparison
+// sort runs in cache. Keys are distinct (parent rank, transition id), so the
+// result is the one order whatever the chunking. Without room, a parallel
+// comparison sort of the whole level.
+#include <tbb/parallel_sort.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "search/parallel_loops.hpp"
+
+namespace statecheck::detail {
+
+namespace {
+
+using Entry = LevelTable::Entry;
+
+constexpr auto by_key = [](const Entry& a, const Entry& b) { return a.key < b.key; };
+
+// Entries a bucket should hold on average: 32 KiB, sorted in the core's cache.
+constexpr std::uint64_t bucket_entries = 1024;
+// Chunks the scatter is cut into (each counts and moves its own entries).
+constexpr std::uint64_t scatter_chunks = 64;
+
+std::uint64_t largest_key(std::span<const Entry> entries) {
+  std::uint64_t most = 0;
+  for (const Entry& e : entries) most = std::max(most, e.key);
+  return most;
+}
+
+void bucket_sort(std::span<Entry> entries, std::span<Entry> scratch) {
+  const std::uint64_t n = entries.size();
+  const auto bucket_bits = static_cast<unsigned>(std::clamp<std::uint64_t>(std::bit_width(n / bucket_entries), 1, 16));
+  const auto key_bits = static_cast<unsigned>(std::bit_width(largest_key(entries)));
+  const unsigned shift = key_bits > bucket_bits ? key_bits - bucket_bits : 0;
+  const std::uint64_t buckets = std::uint64_t{1} << bucket_bits;
+  const std::uint64_t chunk = (n + scatter_chunks - 1) / scatter_chunks;
+  // counts[c * buckets + b]: chunk c's entries in bucket b, then where they go.
+  std::vector<std::uint64_t> at(static_cast<std::size_t>(scatter_chunks * buckets), 0);
+  parallel(0, scatter_chunks, 1, [&](const auto& r) {
+    for (std::uint64_t c = r.begin(); c != r.end(); ++c) {
+      std::uint64_t* count = at.data() + c * buckets;
+      for (std::uint64_t i = c * chunk; i < std::min(n, (c + 1) * chunk); ++i) ++count[entries[i].key >> shift];
+    }
+  });
+  std::vector<std::uint64_t> bucket_begin(static_cast<std::size_t>(buckets + 1), 0);
+  std::uint64_t sum = 0;
+  for (std::uint64_t b = 0; b < buckets; ++b) {
+    bucket_begin[b] = sum;
+    for (std::uint64_t c = 0; c < scatter_chunks; ++c) {
+      const std::uint64_t k = at[c * buckets + b];
+      at[c * buckets + b] = sum;
+      sum += k;
+    }
+  }
+  bucket_begin[buckets] = sum;
+  parallel(0, scatter_chunks, 1, [&](const auto& r) {
+    for (std::uint64_t c = r.begin(); c != r.end(); ++c) {
+      std::uint64_t* to = at.data() + c * buckets;
+      for (std::uint64_t i = c * chunk; i < std::min(n, (c + 1) * chunk); ++i) scratch[to[entries[i].key >> shift]++] = entries[i];
+    }
+  });
+  parallel(0, buckets, 1, [&](const auto& r) {
+    for (std::uint64_t b = r.begin(); b != r.end(); ++b) {
+      const std::uint64_t begin = bucket_begin[b], end = bucket_begin[b + 1];
+      std::memcpy(entries.data() + begin, scratch.data() + begin, (end - begin) * sizeof(Entry));
+      std::sort(entries.begin() + static_cast<std::ptrdiff_t>(begin), entries.begin() + static_cast<std::ptrdiff_t>(end), by_key);
+    }
+  });
+}
+
+}  // namespace
+
+void sort_by_key(std::span<LevelTable::Entry> entries, std::span<LevelTable::Entry> scratch) {
+  if (entries.size() >= 2 * bucket_entries && scratch.size() >= entries.size()) {
+    bucket_sort(entries, scratch);
+    return;
+  }
+  if constexpr (thread_sanitizer) std::sort(entries.begin(), entries.end(), by_key);
+  else tbb::parallel_sort(entries.begin(), entries.end(), by_key);
+}
+
+}  // namespace statecheck::detail
