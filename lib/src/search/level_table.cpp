@@ -91,8 +91,10 @@ std::uint64_t LevelTable::compact(std::uint64_t begin, std::uint64_t end) {
     const Slot& s = slots_[i];
     const std::uint64_t tag = s.tag.load(std::memory_order_relaxed);
     if (tag == 0) continue;
-    // Slot i is read whole before entry `kept` (<= i) is written over it.
+    // Slot i is read whole before entry `kept` (<= i) is written over it; a
+    // slot left behind is emptied, so only the entries' slots need zeroing later.
     const Entry e{s.key.load(std::memory_order_relaxed), tag, s.hi, s.worker, s.record};
+    if (kept != i) ::new (static_cast<void*>(slots_ + i)) Slot();
     ::new (static_cast<void*>(entries() + kept)) Entry(e);
     ++kept;
   }
@@ -110,22 +112,25 @@ std::span<LevelTable::Entry> LevelTable::take_entries(Pages pages) {
   });
   // ...then the packed runs slide down in block order: each lands below its
   // own start, on runs already moved, so none is overwritten before it moves.
+  // The part of a run's old place that its new place does not cover is emptied.
   std::uint64_t n = 0;
   for (std::uint64_t b = 0; b < blocks; ++b) {
-    if (n != b * block_slots) std::memmove(entries() + n, entries() + b * block_slots, kept[b] * sizeof(Entry));
+    const std::uint64_t from = b * block_slots;
+    if (n != from) {
+      std::memmove(entries() + n, entries() + from, kept[b] * sizeof(Entry));
+      const std::uint64_t clean = std::max(from, n + kept[b]);
+      std::uninitialized_value_construct_n(slots_ + clean, static_cast<std::size_t>(from + kept[b] - clean));
+    }
     n += kept[b];
   }
   if (n != size_) throw std::logic_error("the level table holds another number of entries than counted");
-  // What lies beyond the entries must read as empty slots at the next level:
-  // zeroed here, or (give_back) whole huge pages go back to the system, zero when touched again.
+  // Everything beyond the entries is an empty slot now (a level of a few
+  // states in a big table costs no sweep of it). Memory short: whole huge
+  // pages past the entries go back to the system, zero when touched again.
   const std::size_t used = static_cast<std::size_t>(n) * sizeof(Entry);
   const std::size_t page_end = std::min(bytes(), (used + huge_page - 1) / huge_page * huge_page);
   auto* memory = static_cast<std::byte*>(static_cast<void*>(slots_));
   pages_given_back_ = pages == Pages::give_back && release_table_pages(memory + page_end, bytes() - page_end);
-  const std::size_t zero_end = pages_given_back_ ? page_end : bytes();
-  for_blocks(used / sizeof(Slot), zero_end / sizeof(Slot), [&](std::uint64_t b, std::uint64_t e) {
-    std::memset(memory + b * sizeof(Slot), 0, static_cast<std::size_t>(e - b) * sizeof(Slot));
-  });
   taken_ = true;
   return {entries(), static_cast<std::size_t>(n)};
 }
