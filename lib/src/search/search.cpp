@@ -116,8 +116,9 @@ class Search : public LevelWriter {
     frontier.release();  // expanded: no checkpoint or trace needs it now; its room goes to the set and the next level
     const std::string next = "level " + std::to_string(level + 1) + " (" + std::to_string(n) + " states)";
     // The sort keys (32 B a state) take the table's place, in its memory, before the set grows and the level is made.
+    std::vector<LevelTable::Entry> shared = std::move(shared_);  // across processes: freed with this level's end
     const std::span<LevelTable::Entry> entries =
-        net ? std::span<LevelTable::Entry>(shared_)
+        net ? std::span<LevelTable::Entry>(shared)
             : table->take_entries(keep_table_pages(n) ? LevelTable::Pages::keep : LevelTable::Pages::give_back);
     bool on_disk = false;
     // Across processes the entries are a vector of their own, beside the table's.
