@@ -115,7 +115,7 @@ class LevelTable {
   }
   /// What take_entries() does with the table beyond the entries.
   enum class Pages {
-    keep,      // zeroed in place: the next level finds them resident
+    keep,      // kept resident (already empty): the next level finds them there
     give_back  // whole huge pages go back to the system for the level's end (memory short)
   };
   /// The level's entries (any order), moved to the front of the table's own
