@@ -5,9 +5,10 @@
 # Usage: bench/run.sh [suite ...]
 #   small : two-phase N=8 (1,745,408 states), filter N=6 (1,827,936)        [default]
 #   big   : two-phase N=9 (10,340,352 states), filter N=7 (41,512,352)
-#   hdds  : the HDDS specs' benchmark configurations (bench/hdds.txt)
+#   hdds  : the HDDS specs' benchmark configurations (bench/hdds.txt); lines marked `long`
+#           (minutes to hours on 2 cores) run only with LONG=1
 #   tiny  : two-phase N=3 (288 states), filter N=3 (288): seconds; checks that every tool runs
-# Env: THREADS ("1 2", statecheck), RUMUR_THREADS ("2"), PEERS (folder of the peer models, default bench/peers), NO_PEERS=1 (statecheck only),
+# Env: LONG=1 (also the `long` lines of bench/hdds.txt), THREADS ("1 2", statecheck), RUMUR_THREADS ("2"), PEERS (folder of the peer models, default bench/peers), NO_PEERS=1 (statecheck only),
 #      WD (work dir, default /tmp/statecheck-bench), STATECHECK (a statecheck binary to use
 #      instead of building one in build-bench/).
 # Prints one row per run: distinct states/s, transitions/s and peak RSS bytes
@@ -94,6 +95,10 @@ for s in $SUITES; do
     big) model twophase two-phase rms 9 26; model filter filter procs 7 27 ;;
     hdds) while read -r spec sets; do
             [[ -z "$spec" || "$spec" == \#* ]] && continue
+            if [ "$spec" = long ]; then  # `long SPEC SETTINGS`: only with LONG=1
+              if [ "${LONG:-0}" != 1 ]; then echo "== skipped (long; LONG=1 runs it): $sets" >&2; continue; fi
+              read -r spec sets <<< "$sets"
+            fi
             echo "== $spec $sets" >&2
             # NAME=VALUE sets a constant; a token that starts with -- (--invariant=NAME) is passed as is.
             args=(); for kv in $sets; do [[ "$kv" == --* ]] && args+=("$kv") || args+=(--set "$kv"); done

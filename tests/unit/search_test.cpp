@@ -1,7 +1,11 @@
 // The search on tiny fixture specs: deadlocks, goals, constraints, depth
 // bounds, several initial states, spec exceptions, non-deterministic specs,
-// the memory budget and property selection.
+// the memory budget, property selection and stuttering steps.
 #include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "support/check_helpers.hpp"
 #include "support/fixture_specs.hpp"
@@ -213,5 +217,59 @@ TEST_CASE("more initial states than the level table's first 4096 slots", "[searc
     // reaches level 1 again; from (x, 99), x even, it reaches (x, 100): 100 new.
     REQUIRE(r.stats.level_sizes == std::vector<std::uint64_t>{10000, 10000, 100});
     REQUIRE(r.stats.distinct == 20100);
+  }
+}
+
+namespace {
+
+/// A byte and a 32-bit word: padding between them, so fingerprints hash the
+/// encoding, not the raw bytes (the other fixture states are raw).
+struct Padded {
+  BOOST_HANA_DEFINE_STRUCT(Padded, (std::uint8_t, x), (std::uint32_t, y));
+  friend bool operator==(const Padded&, const Padded&) = default;
+};
+
+/// x counts up to 3; Stay (at 3) and Touch (anywhere) change nothing, and Jump
+/// goes back to 0 from 2: stuttering steps and a real step back.
+template <class State>
+auto stutters() {
+  return statecheck::spec<State>(
+      "stutters", statecheck::init([](State&) {}),
+      statecheck::actions(
+          statecheck::action("Inc", [](const State& s) { return s.x < 3; }, [](State& s) { ++s.x; }),
+          statecheck::action("Stay", [](const State& s) { return s.x == 3; }, [](State&) {}),
+          statecheck::action("Touch", [](const State&) { return true; }, [](State& s) { s.y = s.y; }),
+          statecheck::action("Jump", [](const State& s) { return s.x == 2; }, [](State& s) { s.x = 0; })),
+      statecheck::reachable(statecheck::goal("Top", [](const State& s) { return s.x == 3; })));
+}
+
+template <class State>
+void require_stutter_counts(bool exact) {
+  auto o = test::options(1);
+  o.exact = exact;
+  const auto r = test::check_all_threads(stutters<State>(), o);
+  // x = 3 has only stuttering steps (Stay, Touch): successors all the same, so no deadlock.
+  REQUIRE(r.outcome == Outcome::ok);
+  REQUIRE(r.stats.distinct == 4);  // x = 0..3
+  REQUIRE(r.stats.depth == 4);
+  // Hand count: 1 initial; Inc 3, Touch 4 (one per state), Stay 1, Jump 1.
+  REQUIRE(r.stats.generated == 10);
+  const std::vector<std::pair<std::uint64_t, std::uint64_t>> want{{3, 3}, {1, 0}, {4, 0}, {1, 0}};  // enabled, new
+  REQUIRE(r.stats.actions.size() == want.size());
+  for (std::size_t a = 0; a < want.size(); ++a) {
+    INFO(r.stats.actions[a].name);
+    REQUIRE(r.stats.actions[a].enabled == want[a].first);
+    REQUIRE(r.stats.actions[a].new_states == want[a].second);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("stuttering steps count as generated successors and never as new states", "[search]") {
+  // The search skips the lookup of a successor equal to the state it came
+  // from (Model::expand); counts, coverage and deadlocks must not notice.
+  for (const bool exact : {false, true}) {
+    require_stutter_counts<Counter>(exact);  // raw bytes compared
+    require_stutter_counts<Padded>(exact);   // encodings compared
   }
 }

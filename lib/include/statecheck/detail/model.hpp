@@ -83,17 +83,24 @@ class Model {
     return o;
   }
 
-  /// Fingerprint of a state; `encoding` receives the canonical encoding
-  /// unless the raw bytes are canonical.
-  static Hash128 fingerprint(const State& s, std::byte* encoding) {
+  /// How many bytes a fingerprint hashes: the state's, or its encoding's.
+  static constexpr std::size_t hashed_size = raw ? sizeof(State) : encoded_size<State>;
+  /// The bytes a fingerprint hashes: the state itself when its raw bytes are
+  /// canonical, else its canonical encoding, written to `encoding`.
+  static const std::byte* hashed_bytes(const State& s, std::byte* encoding) {
     if constexpr (raw) {
       (void)encoding;
-      return hash_bytes(&s, sizeof(State));
+      return reinterpret_cast<const std::byte*>(&s);
     } else {
       std::byte* out = encoding;
       member_traits<State>::encode(s, out);
-      return hash_bytes(encoding, encoded_size<State>);
+      return encoding;
     }
+  }
+  /// Fingerprint of a state; `encoding` receives the canonical encoding
+  /// unless the raw bytes are canonical.
+  static Hash128 fingerprint(const State& s, std::byte* encoding) {
+    return hash_bytes(hashed_bytes(s, encoding), hashed_size);
   }
 
  private:
@@ -175,6 +182,7 @@ class Model {
         if constexpr (Spec::has_constraint && !Spec::constraint_prunes) {
           if (!me.spec_.constraint.fn(s)) continue;
         }
+        const std::byte* parent = hashed_bytes(s, w.parent_encoding());
         me.table_.for_each(s, [&](std::uint32_t tid, const auto& a, const auto&... vs) {
           current = tid;
           if (!a.guard(s, vs...)) return;
@@ -190,7 +198,16 @@ class Model {
             }
           }
           if constexpr (Symmetric) me.canon_(*next);
-          w.stage(fingerprint(*next, slot + sizeof(State)), w.key(rank, tid));
+          const std::byte* bytes = hashed_bytes(*next, slot + sizeof(State));
+          // A stuttering step (an effect that changed nothing, after the
+          // symmetry's canonical form) leads to the state being expanded,
+          // which is visited: its level's end inserted it. Comparing bytes
+          // still in L1 spares the hash and the random visited-set access.
+          if (std::memcmp(bytes, parent, hashed_size) == 0) {
+            w.stutter();
+            return;
+          }
+          w.stage(hash_bytes(bytes, hashed_size), w.key(rank, tid));
         });
         const std::size_t produced = w.end_state();
         w.generated += produced + pruned;

@@ -90,7 +90,7 @@ class Worker {
   Worker(std::uint32_t id, const LevelContext& ctx, std::size_t transitions, std::size_t staging)
       : id_(id), ctx_(&ctx), found(ctx.layout.stride), enabled(transitions, 0),
         staging_(window(staging, ctx.layout.stride) * ctx.layout.stride), hashes_(window(staging, ctx.layout.stride)),
-        keys_(hashes_.size()), unseen_(hashes_.size()) {}
+        keys_(hashes_.size()), unseen_(hashes_.size()), parent_encoding_(ctx.layout.encoding_size) {}
 
   /// Where the next successor's state (and encoding) is to be written. A
   /// full staging area is flushed first: it holds a bounded number of
@@ -119,6 +119,13 @@ class Worker {
     successors_ = 0;
     return n;
   }
+
+  /// A successor equal to the state being expanded (a stuttering step): it
+  /// counts as generated and is not looked up, since that state is visited.
+  void stutter() { ++successors_; }
+  /// Room for the encoding of the state being expanded (empty when raw bytes
+  /// are canonical): the spec's expand compares each successor's with it.
+  std::byte* parent_encoding() { return parent_encoding_.data(); }
 
   void stage(const Hash128& h, std::uint64_t key) {
     if (ctx_->exact != nullptr) ctx_->exact->prefetch(h);
@@ -253,6 +260,7 @@ class Worker {
   std::vector<Hash128> hashes_;
   std::vector<std::uint64_t> keys_;
   std::vector<std::uint32_t> unseen_;  // flush(): staged successors not in the visited set
+  std::vector<std::byte> parent_encoding_;
   std::size_t staged_ = 0;
   std::size_t state_begin_ = 0;  // where the successors of the state being expanded start
   std::size_t successors_ = 0;  // staged since the last end_state()
