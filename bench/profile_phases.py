@@ -18,7 +18,7 @@ PHASES = [  # (phase, regex on the function name), first match wins
     ("visited lookup + level-table insert (flush)", r"Worker::flush"),
     ("collect level table", r"LevelTable::(collect|compact|take_entries)"),
     ("sort by key", r"quick_sort|introsort|insertion_sort|sort_by_key|bucket_sort|__unguarded|__adjust_heap"),
-    ("visited-set insert (level end)", r"VisitedSet::insert"),
+    ("level end: visited-set insert, frontier copy", r"VisitedSet::(insert|place)|LevelWriter::store_states"),
     ("visited-set growth", r"VisitedSet::migrate"),
     ("level-table clear/grow", r"LevelTable::(clear|reserve|place|allocate)"),
     ("trace log", r"TraceLog"),

@@ -41,7 +41,8 @@ fi
 
 # row MODEL N TOOL CONFIG THREADS STATES TRANSITIONS WALL RSS_KB
 row() { printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >> "$ROWS"; }
-timed() { /usr/bin/time -f "%e %M" -o "$WD/time" "$@" > "$WD/out" 2>&1; read -r WALL RSS < "$WD/time"; }
+# GNU time writes "Command exited with non-zero status N" first when a check fails (an unreached goal): the figures are the last line.
+timed() { /usr/bin/time -f "%e %M" -o "$WD/time" "$@" > "$WD/out" 2>&1; read -r WALL RSS < <(tail -n 1 "$WD/time"); }
 
 run_statecheck() {  # spec constant N label
   local spec=$1 constant=$2 n=$3 label=$4 t

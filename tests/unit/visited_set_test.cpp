@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "statecheck/detail/visited_set.hpp"
@@ -229,4 +230,31 @@ TEST_CASE("visited set: growth to any segment count moves every entry, and a che
   for (const auto& h : hashes) REQUIRE(resumed.contains(h));
   REQUIRE(resumed.insert(hashes.front()) == VisitedSet::Insert::present);
   REQUIRE(resumed.size() == hashes.size());
+}
+
+TEST_CASE("visited set: uncounted inserts from two threads count once per batch", "[visited]") {
+  // The level end inserts with insert_uncounted and reports each range's
+  // results with add_counts: size() and collisions() must come out as if
+  // every insert had counted itself.
+  VisitedSet set(64 * mib);
+  constexpr std::uint64_t n = 20000;  // ids 0..n-1 from both threads: each id added once, present once
+  auto insert_all = [&] {
+    std::uint64_t added = 0, present = 0;
+    for (std::uint64_t i = 0; i < n; ++i) {
+      const VisitedSet::Insert r = set.insert_uncounted(hash(i % 7, i, i));
+      added += r == VisitedSet::Insert::added;
+      present += r == VisitedSet::Insert::present;
+    }
+    set.add_counts(added, present);
+  };
+  std::thread other(insert_all);
+  insert_all();
+  other.join();
+  REQUIRE(set.size() == n);
+  REQUIRE(set.collisions() == n);
+  for (std::uint64_t i = 0; i < n; ++i) REQUIRE(set.contains(hash(i % 7, i, i)));
+  REQUIRE(set.insert(hash(0, 500000, n)) == VisitedSet::Insert::added);  // insert() counts itself (a home past the run above)
+  REQUIRE(set.insert(hash(0, 500000, n)) == VisitedSet::Insert::present);
+  REQUIRE(set.size() == n + 1);
+  REQUIRE(set.collisions() == n + 1);
 }

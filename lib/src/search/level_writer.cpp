@@ -30,6 +30,7 @@ void LevelWriter::store_states(std::span<const LevelTable::Entry> entries, std::
                                std::byte* out) {
   const std::uint64_t first_id = result.stats.distinct;
   parallel(begin, end, 1024, [&](const auto& r) {
+    std::uint64_t added = 0, present = 0;  // counted once per range (VisitedSet::insert_uncounted)
     for (std::uint64_t i = r.begin(); i != r.end(); ++i) {
       if (visited && i + prefetch_ahead < r.end()) visited->prefetch({entries[i + prefetch_ahead].lo, entries[i + prefetch_ahead].hi});
       const LevelTable::Entry& e = entries[i];
@@ -39,10 +40,14 @@ void LevelWriter::store_states(std::span<const LevelTable::Entry> entries, std::
       if (exact) {
         std::memcpy(exact->encoding_slot(first_id + i), layout.encoding(record), layout.encoded_bytes());
         exact->insert(first_id + i, h);
-      } else if (visited->insert(h) == VisitedSet::Insert::overflow) {
-        overflow.store(true, std::memory_order_relaxed);
+      } else {
+        const VisitedSet::Insert outcome = visited->insert_uncounted(h);
+        added += outcome == VisitedSet::Insert::added;
+        present += outcome == VisitedSet::Insert::present;
+        if (outcome == VisitedSet::Insert::overflow) overflow.store(true, std::memory_order_relaxed);
       }
     }
+    if (visited) visited->add_counts(added, present);
   });
   if (ops.stabilizer != nullptr) count_orbit_states(out, end - begin);
 }

@@ -55,9 +55,8 @@ VisitedSet::Insert VisitedSet::place(Slot* segment, std::uint64_t home, std::uin
 }
 
 VisitedSet::Insert VisitedSet::insert(const Hash128& h) {
-  const Insert r = place(directory_[segment_of(h.lo, segment_count_)], h.hi & segment_mask, h.lo & ~displacement_mask);
-  if (r == Insert::added) size_.fetch_add(1, std::memory_order_relaxed);
-  if (r == Insert::present) collisions_.fetch_add(1, std::memory_order_relaxed);
+  const Insert r = insert_uncounted(h);
+  add_counts(r == Insert::added, r == Insert::present);
   return r;
 }
 

@@ -169,11 +169,13 @@ class LevelTable {
   std::uint64_t mask_ = 0;
   std::uint64_t size_ = 0;
   std::uint64_t limit_ = 0;  // entries under max_load
-  std::atomic<std::uint64_t> claimed_{0};
   std::atomic<bool> full_{false};
   bool taken_ = false;             // take_entries() ran since the last clear()
   bool pages_given_back_ = false;  // and gave back the pages beyond the entries
   bool scratch_lent_ = false;      // scratch() handed out the slots after the entries
+  // On a cache line of its own: every insert reads slots_ and mask_, and a
+  // claim by one worker would otherwise take that line from the others.
+  alignas(64) std::atomic<std::uint64_t> claimed_{0};
 };
 
 }  // namespace statecheck::detail
