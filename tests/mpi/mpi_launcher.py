@@ -240,7 +240,6 @@ def main():
         cases = [pool.submit(passes, launch, binary, ["check", "two-phase", "--set", "rms=3"], 0),
                  pool.submit(passes, launch, binary, ["check", "hanoi", "--trace", "shortest-first-found"], 1),
                  pool.submit(pass_usage, launch),
-                 pool.submit(interrupt, launch),
                  pool.submit(death, launch, dirs[0]),
                  # A frontier spill file that cannot be written while a level is made.
                  pool.submit(abort, launch, binary, dirs[1], "frontier-write", ["two-phase", "--set", "rms=4"],
@@ -251,6 +250,10 @@ def main():
                  pool.submit(resume, launch, dirs[2]),
                  pool.submit(grace, launcher, dirs[3])]
         ok = all([c.result() for c in cases])
+    # Ctrl-C on its own, after the others: beside eight other jobs on two cores the processes could
+    # take longer to stop than mpirun waits before it kills them, and the summary was lost (stdout
+    # empty, exit 3) in about one run in four, with the binaries of this and the previous stop alike.
+    ok = interrupt(launch) and ok
     sys.exit(0 if ok else 1)
 
 
