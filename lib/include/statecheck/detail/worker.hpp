@@ -111,8 +111,9 @@ class Worker {
     if (!table.has_room(1)) table.reserve(2 * (found.size() + 1));
   }
   std::size_t staged() const { return staged_; }
-  /// Returns how many successors were staged since the last call; they stay
-  /// staged until the next flush() (the spec's expand flushes per chunk).
+  /// Returns how many successors were staged (or were stuttering steps) since
+  /// the last call; they stay staged until the next flush() (the spec's expand
+  /// flushes per chunk).
   std::size_t end_state() {
     state_begin_ = staged_;
     const std::size_t n = successors_;
@@ -263,7 +264,7 @@ class Worker {
   std::vector<std::byte> parent_encoding_;
   std::size_t staged_ = 0;
   std::size_t state_begin_ = 0;  // where the successors of the state being expanded start
-  std::size_t successors_ = 0;  // staged since the last end_state()
+  std::size_t successors_ = 0;  // staged or stuttering (stutter()) since the last end_state()
   /// Table entries claimed and not yet used; claimed a block at a time so that
   /// workers meet on the table's counter once per block, not once per state.
   static constexpr std::uint64_t room_block = 64;
