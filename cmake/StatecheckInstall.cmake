@@ -38,6 +38,7 @@ set(STATECHECK_DETAIL_HEADERS  # what the public headers include
   detail/hash.hpp
   detail/level_table.hpp
   detail/model.hpp
+  detail/model_cold.hpp
   detail/model_ops.hpp
   detail/search.hpp
   detail/choice.hpp

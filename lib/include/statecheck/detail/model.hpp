@@ -1,6 +1,7 @@
 // statecheck/detail/model.hpp - a spec seen through ModelOps: the per-chunk
 // loops that run the spec's guards, effects and properties, instantiated once
-// per spec type. Everything per successor happens here, inline.
+// per spec type. Everything per successor happens here, inline; the entries
+// called a state at a time are in detail/model_cold.hpp.
 #pragma once
 
 #include <concepts>
@@ -13,6 +14,7 @@
 #include <type_traits>
 
 #include "statecheck/detail/hash.hpp"
+#include "statecheck/detail/model_cold.hpp"
 #include "statecheck/detail/model_ops.hpp"
 #include "statecheck/detail/search.hpp"
 #include "statecheck/detail/symmetry_types.hpp"
@@ -25,6 +27,7 @@ namespace statecheck::detail {
 template <class Spec>
 class Model {
  public:
+  using spec_type = Spec;
   using State = typename Spec::state_type;
   /// Raw bytes are canonical when the state has no padding bits.
   static constexpr bool raw = std::has_unique_object_representations_v<State>;
@@ -43,6 +46,7 @@ class Model {
   Model& operator=(const Model&) = delete;
 
   ModelOps ops() const {
+    using Cold = ModelCold<Model>;
     ModelOps o;
     o.model = this;
     o.name = std::string(spec_.name);
@@ -61,22 +65,22 @@ class Model {
     o.initial = &initial<Spec::has_symmetry>;
     o.expand = &expand<Spec::has_symmetry>;
     o.check = &check;
-    o.make_initial = &make_initial;
-    o.replay = &replay;
-    o.successors = &successors;
-    o.expandable = &expandable;
-    o.fingerprint = &fingerprint_erased;
-    o.describe = &describe;
-    o.to_value = &value_of;
-    o.equal = &equal;
+    o.make_initial = &Cold::make_initial;
+    o.replay = &Cold::replay;
+    o.successors = &Cold::successors;
+    o.expandable = &Cold::expandable;
+    o.fingerprint = &Cold::fingerprint_erased;
+    o.describe = &Cold::describe;
+    o.to_value = &Cold::value_of;
+    o.equal = &Cold::equal;
     if constexpr (Spec::has_symmetry) {
       o.plain_initial = &initial<false>;
       o.plain_expand = &expand<false>;
-      o.canonicalize = &canonicalize;
-      o.canonicalize_renaming = &canonicalize_renaming;
-      o.rename = &rename;
-      o.transpose = &transpose;
-      o.stabilizer = &stabilizer;
+      o.canonicalize = &Cold::canonicalize;
+      o.canonicalize_renaming = &Cold::canonicalize_renaming;
+      o.rename = &Cold::rename;
+      o.transpose = &Cold::transpose;
+      o.stabilizer = &Cold::stabilizer;
       for (std::size_t k = 0; k < Spec::symmetry_type::kinds; ++k)
         o.symmetry.push_back(Sym::describe(k, spec_.symmetry.firsts[k], spec_.symmetry.counts[k]));
     }
@@ -104,6 +108,7 @@ class Model {
   }
 
  private:
+  friend struct ModelCold<Model>;
   using Sym = symmetry_types<State, typename Spec::symmetry_type>;
 
   /// The symmetry's canonicalizer; throws config_error for a range outside
@@ -273,134 +278,6 @@ class Model {
     if (out.goal_ranks[index] <= rank) return;
     property = goal.name.data();
     if (goal.fn(s)) out.goal_ranks[index] = rank;
-  }
-
-  /// The cold entries below rethrow whatever spec code threw as a std::exception,
-  /// so that their callers (simulate, replay, the graph, the trace builder) handle one kind.
-  template <class F>
-  static bool as_std_exception(F&& f) {
-    try {
-      return f();
-    } catch (const std::exception&) {
-      throw;
-    } catch (...) {
-      throw std::runtime_error(non_std_exception);
-    }
-  }
-
-  static bool make_initial(const void* m, std::uint32_t combination, std::byte* out) {
-    const Model& me = self(m);
-    State* s = new (out) State{};
-    return as_std_exception([&] {
-      return with_combination(me.spec_.init.params, combination, me.init_combinations_,
-                              [&](const auto&... vs) { return run_init(me.spec_.init.fn, *s, vs...); });
-    });
-  }
-
-  static bool replay(const void* m, std::byte* state, std::uint32_t tid) {
-    return as_std_exception([&] { return self(m).table_.apply(tid, *std::launder(reinterpret_cast<State*>(state))); });
-  }
-
-  static void successors(const void* m, const std::byte* state, void* sink,
-                         void (*take)(void* sink, std::uint32_t tid, const std::byte* next)) {
-    const State& s = *std::launder(reinterpret_cast<const State*>(state));
-    as_std_exception([&] {
-      self(m).table_.for_each(s, [&](std::uint32_t tid, const auto& a, const auto&... vs) {
-        if (!a.guard(s, vs...)) return;
-        State next(s);
-        apply_effect(a.effect, s, next, vs...);
-        take(sink, tid, reinterpret_cast<const std::byte*>(&next));
-      });
-      return true;
-    });
-  }
-
-  static bool expandable(const void* m, const std::byte* state) {
-    if constexpr (Spec::has_constraint) {
-      return as_std_exception(
-          [&] { return self(m).spec_.constraint.fn(*std::launder(reinterpret_cast<const State*>(state))); });
-    } else {
-      (void)m;
-      (void)state;
-      return true;
-    }
-  }
-
-  static Hash128 fingerprint_erased(const void*, const std::byte* state, std::byte* scratch) {
-    return fingerprint(*std::launder(reinterpret_cast<const State*>(state)), scratch);
-  }
-
-  static TransitionInfo describe(const void* m, const std::byte* state, std::uint32_t tid) {
-    if (state == nullptr) return self(m).table_.describe(tid);
-    TransitionInfo info;
-    as_std_exception([&] {
-      info = self(m).table_.describe(tid, std::launder(reinterpret_cast<const State*>(state)));
-      return true;
-    });
-    return info;
-  }
-
-  static std::uint64_t canonicalize(const void* m, std::byte* state) {
-    std::uint64_t tried = 1;
-    as_std_exception([&] {
-      tried = self(m).canon_(*std::launder(reinterpret_cast<State*>(state)));
-      return true;
-    });
-    return tried;
-  }
-
-  static_assert(renaming_width == max_symmetric_ids, "ModelOps renamings hold one row of max_symmetric_ids per kind");
-
-  static std::uint64_t canonicalize_renaming(const void* m, std::byte* state, std::uint8_t* renaming) {
-    std::uint64_t tried = 1;
-    typename Sym::perm applied = Sym::perm::identity();
-    as_std_exception([&] {
-      tried = self(m).canon_(*std::launder(reinterpret_cast<State*>(state)), applied);
-      return true;
-    });
-    Sym::store(applied, renaming);
-    return tried;
-  }
-
-  static void rename(const void* m, std::byte* state, const std::uint8_t* renaming) {
-    const typename Sym::perm p = Sym::load(self(m).spec_.symmetry, renaming);
-    as_std_exception([&] {
-      permute(*std::launder(reinterpret_cast<State*>(state)), p);
-      return true;
-    });
-  }
-
-  /// The renamings that fix a representative, 0 when too many to count (Canonicalizer::stabilizer).
-  static std::uint64_t stabilizer(const void* m, const std::byte* state) {
-    std::uint64_t fixing = 0;
-    as_std_exception([&] {
-      fixing = self(m).canon_.stabilizer(*std::launder(reinterpret_cast<const State*>(state)), max_stabilizer_candidates);
-      return true;
-    });
-    return fixing;
-  }
-
-  /// Swaps ids a and b (indices) of symmetric range `kind` in the state (the self-checks' renamings).
-  static void transpose(const void*, std::byte* state, std::uint32_t kind, int a, int b) {
-    const typename Sym::perm p = Sym::transposition(kind, a, b);
-    as_std_exception([&] {
-      permute(*std::launder(reinterpret_cast<State*>(state)), p);
-      return true;
-    });
-  }
-
-  static Value value_of(const void*, const std::byte* state) {
-    return to_value(*std::launder(reinterpret_cast<const State*>(state)));
-  }
-
-  static bool equal(const std::byte* a, const std::byte* b) {
-    if constexpr (std::equality_comparable<State>) {
-      return *std::launder(reinterpret_cast<const State*>(a)) == *std::launder(reinterpret_cast<const State*>(b));
-    } else {  // refused by check_state_type's static_assert; nothing more to say here
-      (void)a;
-      (void)b;
-      return false;
-    }
   }
 
   Spec spec_;
