@@ -30,7 +30,7 @@ void LevelWriter::store_states(std::span<const LevelTable::Entry> entries, std::
                                std::byte* out) {
   const std::uint64_t first_id = result.stats.distinct;
   parallel(begin, end, 1024, [&](const auto& r) {
-    std::uint64_t added = 0, present = 0;  // counted once per range (VisitedSet::insert_uncounted)
+    std::uint64_t added = 0, present = 0;  // counted once per range (insert_uncounted)
     for (std::uint64_t i = r.begin(); i != r.end(); ++i) {
       if (visited && i + prefetch_ahead < r.end()) visited->prefetch({entries[i + prefetch_ahead].lo, entries[i + prefetch_ahead].hi});
       const LevelTable::Entry& e = entries[i];
@@ -39,7 +39,8 @@ void LevelWriter::store_states(std::span<const LevelTable::Entry> entries, std::
       const Hash128 h{e.lo, e.hi};
       if (exact) {
         std::memcpy(exact->encoding_slot(first_id + i), layout.encoding(record), layout.encoded_bytes());
-        exact->insert(first_id + i, h);
+        exact->insert_uncounted(first_id + i, h);
+        ++added;
       } else {
         const VisitedSet::Insert outcome = visited->insert_uncounted(h);
         added += outcome == VisitedSet::Insert::added;
@@ -47,7 +48,8 @@ void LevelWriter::store_states(std::span<const LevelTable::Entry> entries, std::
         if (outcome == VisitedSet::Insert::overflow) overflow.store(true, std::memory_order_relaxed);
       }
     }
-    if (visited) visited->add_counts(added, present);
+    if (exact) exact->add_counts(added);
+    else visited->add_counts(added, present);
   });
   if (ops.stabilizer != nullptr) count_orbit_states(out, end - begin);
 }

@@ -30,13 +30,12 @@ void ExactSet::restore(const std::byte* encodings, std::uint64_t count) {
   for (std::uint64_t id = 0; id < count; ++id) insert(id, hash_bytes(arena_.data() + id * size_, size_));
 }
 
-void ExactSet::insert(std::uint64_t id, const Hash128& h) {
+void ExactSet::insert_uncounted(std::uint64_t id, const Hash128& h) {
   const std::uint64_t word = ((h.hi >> 40) << 40) | (id + 1);
   for (std::uint64_t i = h.lo & mask_;; i = (i + 1) & mask_) {
     std::uint64_t seen = 0;
-    if (slots_[i].compare_exchange_strong(seen, word, std::memory_order_relaxed)) break;
+    if (slots_[i].compare_exchange_strong(seen, word, std::memory_order_relaxed)) return;
   }
-  count_.fetch_add(1, std::memory_order_relaxed);
 }
 
 }  // namespace statecheck::detail

@@ -40,7 +40,16 @@ class ExactSet {
   /// Makes room for ids below `total` (arena and table); not concurrent.
   void reserve(std::uint64_t total);
   /// Stores state `id` (whose encoding the caller wrote at encoding_slot(id)).
-  void insert(std::uint64_t id, const Hash128& h);
+  void insert(std::uint64_t id, const Hash128& h) {
+    insert_uncounted(id, h);
+    add_counts(1);
+  }
+  /// insert() without counting it: a loop of inserts on several threads adds
+  /// up its own count and reports it with add_counts() once, as the
+  /// fingerprint set's inserts do (a counter bumped per insert by every thread
+  /// is a cache line the threads fight over).
+  void insert_uncounted(std::uint64_t id, const Hash128& h);
+  void add_counts(std::uint64_t added) { count_.fetch_add(added, std::memory_order_relaxed); }
   std::byte* encoding_slot(std::uint64_t id) { return arena_.data() + id * size_; }
   /// The encodings of states [0, size()), for a checkpoint.
   const std::byte* encodings() const { return arena_.data(); }
