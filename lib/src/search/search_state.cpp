@@ -29,8 +29,14 @@ SearchState::SearchState(const ModelOps& model_ops, const CheckOptions& opts)
   options.memory = budget.limit();  // --memory 0 means the default
   layout.state_size = ops.state_size;
   layout.encoding_size = ops.encoding_size;
-  layout.stride = round_up(ops.state_size + ops.encoding_size, 8);  // alignof(State) <= 8
-  frontier_stride = round_up(ops.state_size, 8);
+  // sizeof(State) is a multiple of alignof(State): states packed at that
+  // stride stay aligned in buffers that are (new and mmap align to 16 and
+  // more). A record that holds an encoding after the state rounds to 8, the
+  // largest alignof(State) there is (model.hpp). Rounding the raw states to 8
+  // as well cost two-phase 4 bytes of its 20 and filter 5 of its 27 in every
+  // frontier state and record.
+  layout.stride = ops.encoding_size == 0 ? ops.state_size : round_up(ops.state_size + ops.encoding_size, 8);
+  frontier_stride = ops.state_size;
   tid_bits = static_cast<unsigned>(std::bit_width(std::max<std::uint32_t>(ops.transitions, 2) - 1));
   log.set_workdir(options.workdir);
   ctx = {nullptr, nullptr, table.get(), layout, tid_bits};  // the set comes below, once the overhead is known
