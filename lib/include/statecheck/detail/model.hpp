@@ -4,11 +4,9 @@
 // called a state at a time are in detail/model_cold.hpp.
 #pragma once
 
-#include <concepts>
 #include <cstring>
 #include <exception>
 #include <new>
-#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <type_traits>

@@ -12,6 +12,7 @@
 #include <new>
 #include <stdexcept>
 
+#include "statecheck/detail/hash.hpp"
 #include "statecheck/detail/model_ops.hpp"
 #include "statecheck/detail/symmetry_types.hpp"
 #include "statecheck/detail/transitions.hpp"
