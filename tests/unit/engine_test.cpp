@@ -134,36 +134,47 @@ TEST_CASE("visited set: concurrent inserts, lookups and growth lose nothing", "[
   std::mt19937_64 rng(42);
   std::vector<statecheck::detail::Hash128> hashes(600000);
   for (auto& h : hashes) h = random_hash(rng);
-  // Grow as the search does, then insert from 4 threads at once.
+  // Grow as the search does, then insert from 4 threads at once, one group of segments each.
   while (set.needs_growth(hashes.size()) && set.can_grow()) {
     set.begin_growth(set.wanted_segments(hashes.size()));
-    REQUIRE(set.migrate(0, set.old_segments()) == statecheck::detail::VisitedSet::Insert::added);
+    REQUIRE(set.migrate() == statecheck::detail::VisitedSet::Insert::added);
     set.end_growth();
   }
-  REQUIRE(set.capacity() == (std::uint64_t{1} << 20));
+  REQUIRE(set.capacity() == (std::uint64_t{1} << 20));  // 0.57 full: no growth yet
+  for (const std::uint64_t segments : {std::uint64_t{2}, std::uint64_t{4}}) {
+    set.begin_growth(segments);
+    REQUIRE(set.migrate() == statecheck::detail::VisitedSet::Insert::added);
+    set.end_growth();
+  }
   std::vector<std::thread> threads;
   std::atomic<int> added{0};
-  std::atomic<int> present_twice{0};
-  for (int t = 0; t < 4; ++t)
+  std::atomic<int> present{0};
+  for (std::uint64_t t = 0; t < 4; ++t)
     threads.emplace_back([&, t] {  // no Catch2 assertions here: they are not thread-safe
-      // Each hash is inserted twice, by two threads at about the same time:
-      // exactly one of the two inserts adds it.
-      for (const int share : {t, (t + 1) % 4})
-        for (std::size_t i = static_cast<std::size_t>(share); i < hashes.size(); i += 4)
-          if (set.insert(hashes[i]) == statecheck::detail::VisitedSet::Insert::added) ++added;
-          else ++present_twice;
+      // Each hash of the thread's group twice: once added, once present.
+      for (int round = 0; round < 2; ++round)
+        for (const auto& h : hashes)
+          if (set.group_of(h.lo, 4) != t) continue;
+          else if (set.insert(h) == statecheck::detail::VisitedSet::Insert::added) ++added;
+          else ++present;
     });
   for (auto& t : threads) t.join();
   REQUIRE(added == 600000);
-  REQUIRE(present_twice == 600000);
+  REQUIRE(present == 600000);
   REQUIRE(set.size() == 600000);
-  // Growing twice, to 2 and 3 segments (migration recomputes each entry's segment from its signature).
-  for (const std::uint64_t segments : {std::uint64_t{2}, std::uint64_t{3}}) {
+  // Growing from 4 to 5 and 7 segments on 3 threads (each new segment's
+  // entries come from the old segments its range of signatures overlaps).
+  for (const std::uint64_t segments : {std::uint64_t{5}, std::uint64_t{7}}) {
     set.begin_growth(segments);
-    REQUIRE(set.migrate(0, set.old_segments()) == statecheck::detail::VisitedSet::Insert::added);
+    std::vector<std::thread> builders;
+    std::atomic<int> overflows{0};
+    for (int t = 0; t < 3; ++t)
+      builders.emplace_back([&] { overflows += set.migrate() == statecheck::detail::VisitedSet::Insert::overflow; });
+    for (auto& b : builders) b.join();
+    REQUIRE(overflows == 0);
     set.end_growth();
   }
-  REQUIRE(set.capacity() == 3 * (std::uint64_t{1} << 20));
+  REQUIRE(set.capacity() == 7 * (std::uint64_t{1} << 20));
   for (const auto& h : hashes) REQUIRE(set.contains(h));
   std::size_t false_hits = 0;
   for (int i = 0; i < 100000; ++i) false_hits += set.contains(random_hash(rng)) ? 1 : 0;

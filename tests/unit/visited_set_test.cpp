@@ -4,8 +4,10 @@
 // that outgrows the 12-bit displacement, probes that wrap inside their segment,
 // a growth that merges two old segments' clusters into one new segment, growth
 // to counts that are not powers of two, and checkpoint tables that cannot be
-// this class's. Last, the level end's uncounted inserts into both kinds of
-// set: the fingerprints and --exact's encodings.
+// this class's. Then ordered probing: one layout for any insert order, a table
+// at its fullest, and checkpoints written in another order. Last, the level
+// end's uncounted inserts into both kinds of set: the fingerprints and
+// --exact's encodings.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
@@ -37,7 +39,7 @@ constexpr std::uint64_t half = std::uint64_t{1} << 31;  // the first lo-top of t
 /// Grows `set` to `segments`, moving every old segment in one call.
 VisitedSet::Insert grow(VisitedSet& set, std::uint64_t segments) {
   set.begin_growth(segments);
-  const VisitedSet::Insert r = set.migrate(0, set.old_segments());
+  const VisitedSet::Insert r = set.migrate();
   set.end_growth();
   return r;
 }
@@ -96,20 +98,21 @@ TEST_CASE("visited set: a growth that merges two clusters beyond the displacemen
   }
 }
 
-TEST_CASE("visited set: growth doubles within half the budget, packs beyond, within the budget", "[visited]") {
+TEST_CASE("visited set: growth to 0.75 past 0.9 full, one segment at least, within the budget", "[visited]") {
   VisitedSet set(64 * mib);  // 8 segments at most
   const auto limit = static_cast<std::uint64_t>(VisitedSet::max_load * static_cast<double>(segment_slots));
+  REQUIRE(limit == 943718);
   REQUIRE_FALSE(set.needs_growth(limit));
   REQUIRE(set.needs_growth(limit + 1));
-  REQUIRE(set.wanted_segments(limit + 1) == 2);  // doubling
-  REQUIRE(set.wanted_segments(3'000'000) == 4);  // 3.81 segments at 0.75: more than doubling
-  REQUIRE(set.wanted_segments(5'000'000) == 6);  // 7 segments (6.36 at 0.75) pass half the budget: 5.61 at 0.85
-  REQUIRE(set.least_segments(limit + 1) == 2);   // one more at least
-  REQUIRE(set.least_segments(5'000'000) == 6);   // 5.61 at 0.85
+  REQUIRE(set.wanted_segments(limit + 1) == 2);    // 1.2 segments at 0.75
+  REQUIRE(set.wanted_segments(3'000'000) == 4);    // 3.81 at 0.75
+  REQUIRE(set.wanted_segments(5'000'000) == 7);    // 6.36 at 0.75
+  REQUIRE(set.least_segments(limit + 1) == 2);     // one more at least
+  REQUIRE(set.least_segments(5'000'000) == 6);     // 5.30 at 0.9
   REQUIRE(set.wanted_segments(100'000'000) == 8);  // the budget's cap
   REQUIRE(set.least_segments(100'000'000) == 8);
   // A growth to S holds the new table and, per thread, an old segment in
-  // flight and a new one it shares with the old segments not yet moved.
+  // flight and one it shares with the next new segment.
   REQUIRE(set.growth_peak_bytes(5, 2) == 6 * VisitedSet::segment_bytes);  // one old segment: in flight, shares none
   REQUIRE(set.segments_within(6 * VisitedSet::segment_bytes, 2) == 5);
   REQUIRE(set.segments_within(6 * VisitedSet::segment_bytes - 1, 2) == 4);
@@ -117,15 +120,15 @@ TEST_CASE("visited set: growth doubles within half the budget, packs beyond, wit
   REQUIRE(grow(set, 3) == VisitedSet::Insert::added);  // what a short room allows: not a power of two
   REQUIRE(set.growth_peak_bytes(5, 2) == 9 * VisitedSet::segment_bytes);  // 5 + 2 in flight + 2 shared
   REQUIRE(set.growth_peak_bytes(5, 1) == 7 * VisitedSet::segment_bytes);
-  REQUIRE(set.wanted_segments(0) == 4);  // doubled, 6 would pass half the budget
+  REQUIRE(set.wanted_segments(0) == 4);
   REQUIRE(set.least_segments(0) == 4);
   REQUIRE(set.can_grow());
   REQUIRE(grow(set, 8) == VisitedSet::Insert::added);
   REQUIRE_FALSE(set.can_grow());
   REQUIRE(set.wanted_segments(100'000'000) == 8);  // no more: as it is
   REQUIRE(set.least_segments(100'000'000) == 8);
-  REQUIRE(set.can_hold(static_cast<std::uint64_t>(0.92 * 8 * static_cast<double>(segment_slots))));
-  REQUIRE_FALSE(set.can_hold(static_cast<std::uint64_t>(0.92 * 8 * static_cast<double>(segment_slots)) + 1));
+  REQUIRE(set.can_hold(static_cast<std::uint64_t>(0.95 * 8 * static_cast<double>(segment_slots))));
+  REQUIRE_FALSE(set.can_hold(static_cast<std::uint64_t>(0.95 * 8 * static_cast<double>(segment_slots)) + 1));
 }
 
 TEST_CASE("visited set: restore refuses tables it could not have built, and keeps its own", "[visited]") {
@@ -208,14 +211,16 @@ TEST_CASE("visited set: growth to any segment count moves every entry, and a che
   REQUIRE_FALSE(set.needs_growth(hashes.size()));  // 0.57 full; grown here all the same
   set.begin_growth(3);
   REQUIRE(set.old_segments() == 1);
-  REQUIRE(set.migrate(0, 1) == VisitedSet::Insert::added);
+  REQUIRE(set.migrate() == VisitedSet::Insert::added);
   set.end_growth();
   REQUIRE(set.capacity() == 3 * segment_slots);
   REQUIRE(set.size() == hashes.size());
   for (const auto& h : hashes) REQUIRE(set.contains(h));
-  set.begin_growth(5);  // three old segments onto five, in any order, in any pieces
-  REQUIRE(set.migrate(2, 3) == VisitedSet::Insert::added);
-  REQUIRE(set.migrate(0, 2) == VisitedSet::Insert::added);
+  set.begin_growth(5);  // three old segments onto five, built by two threads at once
+  std::thread helper([&] { (void)set.migrate(); });
+  const VisitedSet::Insert moved = set.migrate();
+  helper.join();
+  REQUIRE(moved == VisitedSet::Insert::added);
   set.end_growth();
   REQUIRE(set.segment_count() == 5);
   for (const auto& h : hashes) REQUIRE(set.contains(h));
@@ -235,31 +240,103 @@ TEST_CASE("visited set: growth to any segment count moves every entry, and a che
   REQUIRE(resumed.size() == hashes.size());
 }
 
-TEST_CASE("visited set: uncounted inserts from two threads count once per batch", "[visited]") {
-  // The level end inserts with insert_uncounted and reports each range's
-  // results with add_counts: size() and collisions() must come out as if
-  // every insert had counted itself.
+TEST_CASE("visited set: uncounted inserts from two threads, a group each, count once per batch", "[visited]") {
+  // The level end inserts a group of segments per task with insert_uncounted
+  // and reports each group's results with add_counts: size() and
+  // collisions() must come out as if every insert had counted itself.
   VisitedSet set(64 * mib);
-  constexpr std::uint64_t n = 20000;  // ids 0..n-1 from both threads: each id added once, present once
-  auto insert_all = [&] {
+  REQUIRE(grow(set, 4) == VisitedSet::Insert::added);
+  constexpr std::uint64_t n = 20000;  // each id inserted twice by the thread of its group: added once, present once
+  const auto id_hash = [](std::uint64_t i) { return hash((i * 0x9E3779B9) & 0xFFFFFFFF, (i * 2654435761) & (segment_slots - 1), i); };
+  auto insert_group = [&](std::uint64_t group) {
     std::uint64_t added = 0, present = 0;
-    for (std::uint64_t i = 0; i < n; ++i) {
-      const VisitedSet::Insert r = set.insert_uncounted(hash(i % 7, i, i));
-      added += r == VisitedSet::Insert::added;
-      present += r == VisitedSet::Insert::present;
-    }
+    for (int round = 0; round < 2; ++round)
+      for (std::uint64_t i = 0; i < n; ++i) {
+        if (set.group_of(id_hash(i).lo, 2) != group) continue;
+        const VisitedSet::Insert r = set.insert_uncounted(id_hash(i));
+        added += r == VisitedSet::Insert::added;
+        present += r == VisitedSet::Insert::present;
+      }
     set.add_counts(added, present);
   };
-  std::thread other(insert_all);
-  insert_all();
+  std::thread other(insert_group, 1);
+  insert_group(0);
   other.join();
   REQUIRE(set.size() == n);
   REQUIRE(set.collisions() == n);
-  for (std::uint64_t i = 0; i < n; ++i) REQUIRE(set.contains(hash(i % 7, i, i)));
-  REQUIRE(set.insert(hash(0, 500000, n)) == VisitedSet::Insert::added);  // insert() counts itself (a home past the run above)
+  for (std::uint64_t i = 0; i < n; ++i) REQUIRE(set.contains(id_hash(i)));
+  REQUIRE(set.insert(hash(0, 500000, n)) == VisitedSet::Insert::added);  // insert() counts itself (an id none of them has)
   REQUIRE(set.insert(hash(0, 500000, n)) == VisitedSet::Insert::present);
   REQUIRE(set.size() == n + 1);
   REQUIRE(set.collisions() == n + 1);
+}
+
+TEST_CASE("visited set: the layout is the set's, whatever the order of inserts", "[visited]") {
+  // Ordered probing: runs sorted by home, then signature. Random states plus
+  // crowded homes (runs of hundreds that wrap the segment's end), inserted
+  // forwards into one table and backwards into another, must give one
+  // checkpoint image; linear probing in insert order gave two.
+  std::mt19937_64 rng(5);
+  std::vector<Hash128> hashes;
+  for (int i = 0; i < 300000; ++i) hashes.push_back(random_hash(rng));
+  for (std::uint64_t i = 0; i < 600; ++i) hashes.push_back(hash(rng() >> 32, (segment_slots - 3 + i % 5) & (segment_slots - 1), i + 1));
+  VisitedSet forwards(64 * mib), backwards(64 * mib);
+  for (const auto& h : hashes) REQUIRE(forwards.insert(h) == VisitedSet::Insert::added);
+  for (auto h = hashes.rbegin(); h != hashes.rend(); ++h) REQUIRE(backwards.insert(*h) == VisitedSet::Insert::added);
+  REQUIRE(compact_form(forwards) == compact_form(backwards));
+  for (const auto& h : hashes) REQUIRE(backwards.contains(h));
+}
+
+TEST_CASE("visited set: 0.95 full, every state is found and no other", "[visited]") {
+  // hold_load: the fullest a table gets when it cannot grow. Ordered probing
+  // stops a miss early; it must still find every entry, after growth too.
+  std::mt19937_64 rng(23);
+  VisitedSet set(64 * mib);
+  REQUIRE(grow(set, 2) == VisitedSet::Insert::added);
+  std::vector<Hash128> hashes(static_cast<std::size_t>(VisitedSet::hold_load * 2 * segment_slots));
+  for (auto& h : hashes) h = random_hash(rng);
+  for (const auto& h : hashes) REQUIRE(set.insert(h) == VisitedSet::Insert::added);
+  REQUIRE(set.can_hold(set.size()));
+  REQUIRE_FALSE(set.can_hold(set.size() + 1));
+  for (const auto& h : hashes) REQUIRE(set.contains(h));
+  std::size_t false_hits = 0;
+  for (int i = 0; i < 200000; ++i) false_hits += set.contains(random_hash(rng)) ? 1 : 0;
+  REQUIRE(false_hits == 0);
+  for (std::size_t i = 0; i < hashes.size(); i += 97) REQUIRE(set.insert(hashes[i]) == VisitedSet::Insert::present);
+  REQUIRE(grow(set, 3) == VisitedSet::Insert::added);
+  REQUIRE(set.size() == hashes.size());
+  for (const auto& h : hashes) REQUIRE(set.contains(h));
+  const std::vector<std::byte> grown = compact_form(set);
+  VisitedSet direct(64 * mib);  // the same states inserted into three segments straight away
+  REQUIRE(grow(direct, 3) == VisitedSet::Insert::added);
+  for (const auto& h : hashes) REQUIRE(direct.insert(h) == VisitedSet::Insert::added);
+  REQUIRE(compact_form(direct) == grown);
+}
+
+TEST_CASE("visited set: restore orders a table written in another order", "[visited]") {
+  // A checkpoint from before ordered probing holds runs in insert order. Two
+  // states at one home with the smaller signature first: read back slot by
+  // slot, a lookup of the larger would stop at the smaller and miss it.
+  std::vector<std::byte> words(segment_slots / 8 + 2 * 8);  // one mask per 64 slots, then the used slots' words
+  const std::uint64_t home = 130;  // in the third group of 64 slots
+  const std::uint64_t mask = std::uint64_t{3} << (home % 64);
+  const std::uint64_t smaller = (std::uint64_t{5} << 32) | (std::uint64_t{1} << 12) | 1;  // displacement 0
+  const std::uint64_t larger = (std::uint64_t{5} << 32) | (std::uint64_t{2} << 12) | 2;   // displacement 1
+  std::memcpy(words.data() + 2 * 8, &mask, 8);
+  std::memcpy(words.data() + 3 * 8, &smaller, 8);
+  std::memcpy(words.data() + 4 * 8, &larger, 8);
+  VisitedSet set(64 * mib);
+  REQUIRE(set.restore(1, words, 2, 0));
+  REQUIRE(set.contains(hash(5, home, 1)));
+  REQUIRE(set.contains(hash(5, home, 2)));
+  REQUIRE(set.insert(hash(5, home, 2)) == VisitedSet::Insert::present);
+  REQUIRE(set.size() == 2);
+  std::vector<std::byte> twice = words;  // the same state in two slots: no table this class builds
+  const std::uint64_t moved = smaller + 1;  // and one slot along
+  std::memcpy(twice.data() + 4 * 8, &moved, 8);
+  VisitedSet other(64 * mib);
+  REQUIRE_FALSE(other.restore(1, twice, 2, 0));
+  REQUIRE(other.size() == 0);
 }
 
 TEST_CASE("exact set: uncounted inserts from two threads count once per batch", "[visited]") {

@@ -30,28 +30,52 @@ void LevelWriter::store_states(std::span<const LevelTable::Entry> entries, std::
                                std::byte* out) {
   const std::uint64_t first_id = result.stats.distinct;
   parallel(begin, end, 1024, [&](const auto& r) {
-    std::uint64_t added = 0, present = 0;  // counted once per range (insert_uncounted)
     for (std::uint64_t i = r.begin(); i != r.end(); ++i) {
-      if (visited && i + prefetch_ahead < r.end()) visited->prefetch({entries[i + prefetch_ahead].lo, entries[i + prefetch_ahead].hi});
       const LevelTable::Entry& e = entries[i];
       const std::byte* record = workers[e.worker]->found.at(e.record);
       std::memcpy(out + (i - begin) * frontier_stride, record, ops.state_size);
-      const Hash128 h{e.lo, e.hi};
       if (exact) {
         std::memcpy(exact->encoding_slot(first_id + i), layout.encoding(record), layout.encoded_bytes());
-        exact->insert_uncounted(first_id + i, h);
-        ++added;
-      } else {
+        exact->insert_uncounted(first_id + i, {e.lo, e.hi});
+      }
+    }
+    if (exact) exact->add_counts(r.size());  // counted once per range (insert_uncounted)
+  });
+  if (visited) insert_fingerprints(entries.subspan(begin, end - begin));
+  if (ops.stabilizer != nullptr) count_orbit_states(out, end - begin);
+}
+
+// An insert into the visited set moves the entries after it along its
+// segment, so one task inserts each group of whole segments (VisitedSet::
+// group_of), reading past the level's other states; with as many groups as
+// threads, each thread reads the level's hashes once.
+void LevelWriter::insert_fingerprints(std::span<const LevelTable::Entry> entries) {
+  const std::uint64_t groups = std::min<std::uint64_t>(threads, visited->segment_count());
+  parallel(0, groups, 1, [&](const auto& r) {
+    for (std::uint64_t g = r.begin(); g != r.end(); ++g) {
+      std::uint64_t added = 0, present = 0;  // counted once per group (insert_uncounted)
+      const auto insert = [&](const Hash128& h) {
         const VisitedSet::Insert outcome = visited->insert_uncounted(h);
         added += outcome == VisitedSet::Insert::added;
         present += outcome == VisitedSet::Insert::present;
         if (outcome == VisitedSet::Insert::overflow) overflow.store(true, std::memory_order_relaxed);
+      };
+      // The group's states, each prefetched prefetch_ahead inserts before it goes in.
+      Hash128 ring[prefetch_ahead];
+      std::uint64_t pending = 0;
+      for (const LevelTable::Entry& e : entries) {
+        if (visited->group_of(e.lo, groups) != g) continue;
+        Hash128& slot = ring[pending % prefetch_ahead];
+        if (pending >= prefetch_ahead) insert(slot);
+        slot = {e.lo, e.hi};
+        visited->prefetch(slot);
+        ++pending;
       }
+      for (std::uint64_t k = pending > prefetch_ahead ? pending - prefetch_ahead : 0; k != pending; ++k)
+        insert(ring[k % prefetch_ahead]);
+      visited->add_counts(added, present);
     }
-    if (exact) exact->add_counts(added);
-    else visited->add_counts(added, present);
   });
-  if (ops.stabilizer != nullptr) count_orbit_states(out, end - begin);
 }
 
 void LevelWriter::count_orbit_states(const std::byte* states, std::uint64_t n) {
@@ -93,9 +117,9 @@ bool LevelWriter::make_room(std::uint64_t n, std::size_t extra) {
         std::min(visited->wanted_segments(total), visited->segments_within(room_for_visited(extra), threads));
     if (segments > visited->segment_count()) {
       visited->begin_growth(segments);
-      parallel(0, visited->old_segments(), 1, [&](const auto& r) {
-        if (visited->migrate(r.begin(), r.end()) == VisitedSet::Insert::overflow)
-          overflow.store(true, std::memory_order_relaxed);
+      parallel(0, threads, 1, [&](const auto& r) {  // each builds new segments until none is left
+        for (auto t = r.begin(); t != r.end(); ++t)
+          if (visited->migrate() == VisitedSet::Insert::overflow) overflow.store(true, std::memory_order_relaxed);
       });
       visited->end_growth();
     }

@@ -56,6 +56,8 @@ class LevelWriter : public SearchState {
   /// each inserted into the visited (or exact) set; with symmetry, counts the
   /// concrete states they stand for.
   void store_states(std::span<const LevelTable::Entry> entries, std::uint64_t begin, std::uint64_t end, std::byte* out);
+  /// The level's fingerprints into the visited set, a group of segments per task.
+  void insert_fingerprints(std::span<const LevelTable::Entry> entries);
   /// A copy of the level table's entries (any order), for the exchange across
   /// processes; the table keeps them (taken) until the level is recorded.
   std::vector<LevelTable::Entry> collect_entries();

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <vector>
 
 #include "store/table_memory.hpp"
 
@@ -43,15 +44,30 @@ VisitedSet::~VisitedSet() {
   free_segments(old_directory_, old_segment_count_);
 }
 
+// The probe walks past every entry that ranks above the new word at its
+// distance (banner); the new word takes the first slot that does not, and the
+// run of entries from there to the next empty slot moves one slot along, each
+// one slot further from its home. Checked before anything moves: an entry
+// pushed beyond max_displacement is an overflow, with the table unchanged.
 VisitedSet::Insert VisitedSet::place(Slot* segment, std::uint64_t home, std::uint64_t signature) {
-  for (std::uint64_t d = 0; d <= max_displacement; ++d) {
-    Slot& slot = segment[(home + d) & segment_mask];
-    const std::uint64_t word = signature | (d + 1);
-    std::uint64_t seen = slot.load(std::memory_order_relaxed);
-    if (seen == 0 && slot.compare_exchange_strong(seen, word, std::memory_order_relaxed)) return Insert::added;
-    if (seen == word) return Insert::present;
+  std::uint64_t word = signature | 1;  // displacement + 1 in the low bits
+  std::uint64_t at = home;
+  for (std::uint64_t d = 0;; ++d, ++word, at = (at + 1) & segment_mask) {
+    if (d > max_displacement) return Insert::overflow;
+    const std::uint64_t seen = order_rank(segment[at].load(std::memory_order_relaxed));
+    if (seen == order_rank(word)) return Insert::present;
+    if (seen < order_rank(word)) break;
   }
-  return Insert::overflow;
+  std::uint64_t empty = at;
+  for (std::uint64_t n = 0;; ++n, empty = (empty + 1) & segment_mask) {
+    const std::uint64_t w = segment[empty].load(std::memory_order_relaxed);
+    if (w == 0) break;
+    if ((w & displacement_mask) == max_displacement + 1 || n == segment_mask) return Insert::overflow;
+  }
+  for (std::uint64_t k = empty; k != at; k = (k - 1) & segment_mask)
+    segment[k].store(segment[(k - 1) & segment_mask].load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  segment[at].store(word, std::memory_order_relaxed);
+  return Insert::added;
 }
 
 VisitedSet::Insert VisitedSet::insert(const Hash128& h) {
@@ -74,16 +90,17 @@ std::uint64_t segments_at(std::uint64_t total, double load) {
 
 }  // namespace
 
+// Growing by a fifth or so at a time, not doubling, is what keeps a big run's
+// table between 0.75 and 0.9 full; the entries it moves again (about four
+// times each over a run) stream through in home order, and ordered probing
+// keeps lookups short at 0.9 (bench/PROFILE.md, "Ordered probing").
 std::uint64_t VisitedSet::wanted_segments(std::uint64_t total) const {
-  const std::uint64_t doubled = std::max(2 * segment_count_, segments_at(total, max_load));
-  // Beyond half the budget the table is most of what --memory holds: it packs
-  // rather than doubles, and leaves the rest to the levels still to come.
-  if (doubled * segment_bytes > budget_ / 2) return least_segments(total);
-  return std::max(std::min(budget_segments(), doubled), segment_count_);
+  const std::uint64_t wanted = std::max(segment_count_ + 1, segments_at(total, grown_load));
+  return std::max(std::min(budget_segments(), wanted), segment_count_);
 }
 
 std::uint64_t VisitedSet::least_segments(std::uint64_t total) const {
-  const std::uint64_t least = std::max(segment_count_ + 1, segments_at(total, packed_load));
+  const std::uint64_t least = std::max(segment_count_ + 1, segments_at(total, max_load));
   return std::max(std::min(budget_segments(), least), segment_count_);
 }
 
@@ -96,43 +113,125 @@ bool VisitedSet::can_hold(std::uint64_t total) const {
   return static_cast<double>(total) <= hold_load * static_cast<double>(capacity());
 }
 
+// New segment j takes the lo-tops t with j <= t * S' / 2^32 < j + 1, from the
+// first to the last of them; each old segment index is t * S / 2^32.
+std::uint64_t VisitedSet::first_feeding(std::uint64_t j) const {
+  const std::uint64_t first_top = ((j << 32) + segment_count_ - 1) / segment_count_;
+  return (first_top * old_segment_count_) >> 32;
+}
+
+std::uint64_t VisitedSet::last_feeding(std::uint64_t j) const {
+  const std::uint64_t last_top = (((j + 1) << 32) + segment_count_ - 1) / segment_count_ - 1;
+  return (last_top * old_segment_count_) >> 32;
+}
+
 void VisitedSet::begin_growth(std::uint64_t segments) {
-  // All new segments at once, as untouched zero pages: an old segment's
-  // entries land in up to three of them, and two old segments may share one.
+  // All new segments at once, as untouched zero pages: each becomes resident
+  // as it is built, while the old segments it empties are freed.
   std::unique_ptr<Slot*[]> grown = allocate_segments(segments);
   old_segment_count_ = segment_count_;
   old_directory_ = std::move(directory_);
   directory_ = std::move(grown);
   segments_ = directory_.get();
   segment_count_ = segments;
+  old_readers_ = std::make_unique<std::atomic<std::uint32_t>[]>(old_segment_count_);
+  for (std::uint64_t j = 0; j < segment_count_; ++j)
+    for (std::uint64_t i = first_feeding(j); i <= last_feeding(j); ++i) old_readers_[i].fetch_add(1, std::memory_order_relaxed);
+  next_to_build_.store(0, std::memory_order_relaxed);
 }
 
-VisitedSet::Insert VisitedSet::migrate(std::uint64_t begin, std::uint64_t end) {
-  for (std::uint64_t i = begin; i < end; ++i)
-    if (migrate_segment(i) == Insert::overflow) return Insert::overflow;
-  return Insert::added;
+VisitedSet::Insert VisitedSet::migrate() {
+  for (;;) {
+    const std::uint64_t j = next_to_build_.fetch_add(1, std::memory_order_relaxed);
+    if (j >= segment_count_) return Insert::added;
+    if (build_segment(j) == Insert::overflow) return Insert::overflow;
+  }
 }
+
+namespace {
+
+/// One old segment's entries for new segment j, in the order of a run: home
+/// ascending, then signature descending. Entries whose run wrapped past the
+/// segment's end sit at its first slots, before their homes: they are left
+/// for last (VisitedSet::build_segment).
+class Feed {
+ public:
+  Feed(const std::atomic<std::uint64_t>* old, std::uint64_t j, std::uint64_t segments)
+      : old_(old), j_(j), segments_(segments) {
+    advance();
+  }
+  bool done() const { return slot_ > VisitedSet::segment_mask; }
+  std::uint64_t home() const { return home_; }
+  std::uint64_t signature() const { return signature_; }
+  bool before(const Feed& other) const {
+    return home_ != other.home_ ? home_ < other.home_ : signature_ > other.signature_;
+  }
+  void advance() {
+    for (++slot_; slot_ <= VisitedSet::segment_mask; ++slot_) {
+      const std::uint64_t w = old_[slot_].load(std::memory_order_relaxed);
+      const std::uint64_t displacement = (w & VisitedSet::displacement_mask) - 1;
+      signature_ = w & ~VisitedSet::displacement_mask;
+      if (w == 0 || displacement > slot_ || ((signature_ >> 32) * segments_) >> 32 != j_) continue;
+      home_ = slot_ - displacement;
+      return;
+    }
+  }
+
+ private:
+  const std::atomic<std::uint64_t>* old_;
+  std::uint64_t j_, segments_;
+  std::uint64_t slot_ = ~std::uint64_t{0};  // advance() starts at slot 0
+  std::uint64_t home_ = 0, signature_ = 0;
+};
+
+}  // namespace
 
 // An entry keeps its home and signature; its segment is recomputed from the
-// signature, which holds lo's top 52 bits. Another old segment's entries may
-// land in the same new segment at once, so placing takes the CAS path.
-VisitedSet::Insert VisitedSet::migrate_segment(std::uint64_t i) {
-  Slot*& old = old_directory_[i];
-  Insert result = Insert::added;
-  for (std::uint64_t j = 0; j <= segment_mask && result != Insert::overflow; ++j) {
-    const std::uint64_t w = old[j].load(std::memory_order_relaxed);
-    if (w == 0) continue;
-    const std::uint64_t home = (j - ((w & displacement_mask) - 1)) & segment_mask;
-    const std::uint64_t signature = w & ~displacement_mask;
-    result = place(directory_[segment_of(signature, segment_count_)], home, signature);
+// signature, which holds lo's top 52 bits. The feeding segments' entries are
+// merged in run order and laid down one after another, each at its home or
+// right after the one before: the new segment is written once, front to
+// back. Only entries that wrap (past the end, or at the feeders' first slots
+// from runs that wrapped) go in by place(), which moves what they land on.
+VisitedSet::Insert VisitedSet::build_segment(std::uint64_t j) {
+  Slot* target = directory_[j];
+  std::vector<Feed> feeds;
+  for (std::uint64_t i = first_feeding(j); i <= last_feeding(j); ++i) feeds.emplace_back(old_directory_[i], j, segment_count_);
+  std::uint64_t next_free = 0;
+  for (;;) {
+    Feed* first = nullptr;
+    for (Feed& f : feeds)
+      if (!f.done() && (first == nullptr || f.before(*first))) first = &f;
+    if (first == nullptr) break;
+    const std::uint64_t at = std::max(first->home(), next_free);
+    if (at > segment_mask) {
+      if (place(target, first->home(), first->signature()) == Insert::overflow) return Insert::overflow;
+    } else {
+      if (at - first->home() > max_displacement) return Insert::overflow;
+      target[at].store(first->signature() | (at - first->home() + 1), std::memory_order_relaxed);
+      next_free = at + 1;
+    }
+    first->advance();
   }
-  free_table_memory(old, segment_bytes);
-  old = nullptr;
-  return result;
+  for (std::uint64_t i = first_feeding(j); i <= last_feeding(j); ++i) {
+    const Slot* old = old_directory_[i];
+    for (std::uint64_t s = 0; s < max_displacement; ++s) {  // the wrapped entries: displacement beyond the slot
+      const std::uint64_t w = old[s].load(std::memory_order_relaxed);
+      const std::uint64_t displacement = (w & displacement_mask) - 1;
+      if (w == 0 || displacement <= s || segment_of(w & ~displacement_mask, segment_count_) != j) continue;
+      if (place(target, (s - displacement) & segment_mask, w & ~displacement_mask) == Insert::overflow) return Insert::overflow;
+    }
+    // The last new segment it feeds frees it (acq_rel: after every reader's reads).
+    if (old_readers_[i].fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      free_table_memory(old_directory_[i], segment_bytes);
+      old_directory_[i] = nullptr;
+    }
+  }
+  return Insert::added;
 }
 
 void VisitedSet::end_growth() {
   free_segments(old_directory_, old_segment_count_);  // none left unless a migration stopped early
+  old_readers_.reset();
   old_segment_count_ = 0;
 }
 
@@ -170,11 +269,23 @@ bool VisitedSet::restore(std::uint64_t segments, std::span<const std::byte> comp
   std::unique_ptr<Slot*[]> directory = allocate_segments(segments);  // zeroed
   const std::byte* p = compact.data();
   for (std::uint64_t base = 0; base < slots; base += 64) {
-    Slot* group = directory[base >> segment_bits] + (base & segment_mask);
     std::uint64_t mask = load_word(p);
     p += 8;
-    for (; mask != 0; mask &= mask - 1, p += 8)
-      group[std::countr_zero(mask)].store(load_word(p), std::memory_order_relaxed);
+    for (; mask != 0; mask &= mask - 1, p += 8) {
+      // Each word goes in again at its home: whatever order the table was
+      // written in, it comes back ordered. A word that names no displacement,
+      // sits in a segment its signature does not map to, or repeats another
+      // is from no table this class built.
+      const std::uint64_t w = load_word(p);
+      const std::uint64_t signature = w & ~displacement_mask;
+      const std::uint64_t slot = (base & segment_mask) + static_cast<std::uint64_t>(std::countr_zero(mask));
+      if ((w & displacement_mask) == 0 || segment_of(signature, segments) != base >> segment_bits ||
+          place(directory[base >> segment_bits], (slot - ((w & displacement_mask) - 1)) & segment_mask, signature) !=
+              Insert::added) {
+        free_segments(directory, segments);
+        return false;
+      }
+    }
   }
   free_segments(directory_, segment_count_);
   directory_ = std::move(directory);
