@@ -98,15 +98,14 @@ TEST_CASE("visited set: a growth that merges two clusters beyond the displacemen
   }
 }
 
-TEST_CASE("visited set: growth to 0.75 past 0.9 full, one segment at least, within the budget", "[visited]") {
+TEST_CASE("visited set: below 8 segments growth doubles past 0.75 full, within the budget", "[visited]") {
   VisitedSet set(64 * mib);  // 8 segments at most
-  const auto limit = static_cast<std::uint64_t>(VisitedSet::max_load * static_cast<double>(segment_slots));
-  REQUIRE(limit == 943718);
+  const auto limit = static_cast<std::uint64_t>(VisitedSet::small_load * static_cast<double>(segment_slots));
+  REQUIRE(limit == 786432);
   REQUIRE_FALSE(set.needs_growth(limit));
   REQUIRE(set.needs_growth(limit + 1));
-  REQUIRE(set.wanted_segments(limit + 1) == 2);    // 1.2 segments at 0.75
-  REQUIRE(set.wanted_segments(3'000'000) == 4);    // 3.81 at 0.75
-  REQUIRE(set.wanted_segments(5'000'000) == 7);    // 6.36 at 0.75
+  REQUIRE(set.wanted_segments(limit + 1) == 2);    // doubling
+  REQUIRE(set.wanted_segments(3'000'000) == 4);    // 3.81 segments at 0.75: more than doubling
   REQUIRE(set.least_segments(limit + 1) == 2);     // one more at least
   REQUIRE(set.least_segments(5'000'000) == 6);     // 5.30 at 0.9
   REQUIRE(set.wanted_segments(100'000'000) == 8);  // the budget's cap
@@ -120,7 +119,7 @@ TEST_CASE("visited set: growth to 0.75 past 0.9 full, one segment at least, with
   REQUIRE(grow(set, 3) == VisitedSet::Insert::added);  // what a short room allows: not a power of two
   REQUIRE(set.growth_peak_bytes(5, 2) == 9 * VisitedSet::segment_bytes);  // 5 + 2 in flight + 2 shared
   REQUIRE(set.growth_peak_bytes(5, 1) == 7 * VisitedSet::segment_bytes);
-  REQUIRE(set.wanted_segments(0) == 4);
+  REQUIRE(set.wanted_segments(0) == 6);  // doubled
   REQUIRE(set.least_segments(0) == 4);
   REQUIRE(set.can_grow());
   REQUIRE(grow(set, 8) == VisitedSet::Insert::added);
@@ -129,6 +128,24 @@ TEST_CASE("visited set: growth to 0.75 past 0.9 full, one segment at least, with
   REQUIRE(set.least_segments(100'000'000) == 8);
   REQUIRE(set.can_hold(static_cast<std::uint64_t>(0.95 * 8 * static_cast<double>(segment_slots))));
   REQUIRE_FALSE(set.can_hold(static_cast<std::uint64_t>(0.95 * 8 * static_cast<double>(segment_slots)) + 1));
+}
+
+TEST_CASE("visited set: from 8 segments growth goes past 0.9 full to 0.75, one segment at least", "[visited]") {
+  VisitedSet set(1024 * mib);  // 128 segments at most; untouched segments cost no memory
+  REQUIRE(grow(set, 7) == VisitedSet::Insert::added);
+  REQUIRE(set.needs_growth(static_cast<std::uint64_t>(0.75 * 7 * static_cast<double>(segment_slots)) + 1));  // still small
+  REQUIRE(set.wanted_segments(0) == 14);
+  REQUIRE(grow(set, 8) == VisitedSet::Insert::added);
+  const auto limit = static_cast<std::uint64_t>(VisitedSet::max_load * 8 * static_cast<double>(segment_slots));
+  REQUIRE(limit == 7549747);
+  REQUIRE_FALSE(set.needs_growth(limit));
+  REQUIRE(set.needs_growth(limit + 1));
+  REQUIRE(set.wanted_segments(limit + 1) == 10);      // 9.6 segments at 0.75
+  REQUIRE(set.wanted_segments(0) == 9);               // one more at least
+  REQUIRE(set.least_segments(limit + 1) == 9);        // 8.0001 at 0.9
+  REQUIRE(set.wanted_segments(50'000'000) == 64);     // 63.6 at 0.75
+  REQUIRE(set.least_segments(50'000'000) == 53);      // 52.98 at 0.9
+  REQUIRE(set.wanted_segments(200'000'000) == 128);   // the budget's cap
 }
 
 TEST_CASE("visited set: restore refuses tables it could not have built, and keeps its own", "[visited]") {

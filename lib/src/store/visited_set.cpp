@@ -77,7 +77,8 @@ VisitedSet::Insert VisitedSet::insert(const Hash128& h) {
 }
 
 bool VisitedSet::needs_growth(std::uint64_t total) const {
-  return static_cast<double>(total) > max_load * static_cast<double>(capacity());
+  const double load = segment_count_ < small_segments ? small_load : max_load;
+  return static_cast<double>(total) > load * static_cast<double>(capacity());
 }
 
 namespace {
@@ -91,11 +92,12 @@ std::uint64_t segments_at(std::uint64_t total, double load) {
 }  // namespace
 
 // Growing by a fifth or so at a time, not doubling, is what keeps a big run's
-// table between 0.75 and 0.9 full; the entries it moves again (about four
-// times each over a run) stream through in home order, and ordered probing
-// keeps lookups short at 0.9 (bench/PROFILE.md, "Ordered probing").
+// table between 0.75 and 0.9 full; the entries it moves again (about six
+// times each over a run) stream through in run order, and ordered probing
+// keeps lookups short at 0.9 (bench/PROFILE.md, "ordered probing").
 std::uint64_t VisitedSet::wanted_segments(std::uint64_t total) const {
-  const std::uint64_t wanted = std::max(segment_count_ + 1, segments_at(total, grown_load));
+  const std::uint64_t step = segment_count_ < small_segments ? segment_count_ : 1;
+  const std::uint64_t wanted = std::max(segment_count_ + step, segments_at(total, grown_load));
   return std::max(std::min(budget_segments(), wanted), segment_count_);
 }
 

@@ -20,8 +20,10 @@
 //   checkpoint of it is the same bytes for any thread count.
 // * A level that would load the table beyond 0.9 grows it to what the total
 //   needs at 0.75, one segment more at least, any number of segments: a big
-//   run ends between 0.75 and 0.9 full (8.9 to 10.7 bytes a state). Short of
-//   room it grows as far as the room allows and holds up to 0.95. Growth keeps
+//   run ends between 0.75 and 0.9 full (8.9 to 10.7 bytes a state). Below 8
+//   segments (64 MiB), where bytes a state matter little and a fuller table
+//   costs hit-heavy specs 10%, it doubles past 0.75 instead. Short of room it
+//   grows as far as the room allows and holds up to 0.95. Growth keeps
 //   every entry's home and signature and recomputes its segment from the
 //   signature. It builds the new segments one at a time, in order, each from
 //   the one or two old segments its range of lo overlaps, and frees an old
@@ -60,6 +62,8 @@ class VisitedSet {
   static constexpr double max_load = 0.9;     // a level that would load the table beyond this grows it,
   static constexpr double grown_load = 0.75;  // to this load (one segment more at least), or as far as the room allows
   static constexpr double hold_load = 0.95;   // the most it takes when it cannot grow
+  static constexpr std::uint64_t small_segments = 8;  // below this many, it grows beyond small_load,
+  static constexpr double small_load = 0.75;          // to twice its size at least
   static constexpr std::uint64_t max_segments = std::uint64_t{1} << 24;  // 128 TiB
   static constexpr std::uint64_t segment_mask = (std::uint64_t{1} << segment_bits) - 1;
   static constexpr std::size_t segment_bytes = sizeof(std::uint64_t) << segment_bits;
@@ -114,11 +118,12 @@ class VisitedSet {
   /// Growth in three steps so the caller can migrate in parallel:
   /// begin_growth(S), then migrate() on any number of threads at once, then
   /// end_growth(); each old segment is freed as soon as it has moved.
-  /// True when `total` entries would load the table beyond max_load.
+  /// True when `total` entries would load the table beyond max_load
+  /// (small_load below small_segments).
   bool needs_growth(std::uint64_t total) const;
   /// The segments growth aims at for `total` entries: what they need at
-  /// grown_load, one more at least, within the budget (segment_count() when
-  /// not one more fits).
+  /// grown_load, one more at least (twice as many below small_segments),
+  /// within the budget (segment_count() when not one more fits).
   std::uint64_t wanted_segments(std::uint64_t total) const;
   /// The fewest segments worth growing to for `total` entries: max_load, one
   /// more at least; capped by the budget like wanted_segments().
