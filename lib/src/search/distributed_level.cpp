@@ -40,12 +40,12 @@ struct Header {  // what precedes a state record in the exchange
 
 }  // namespace
 
-std::vector<LevelTable::Entry> SearchState::share_level(std::vector<LevelTable::Entry> entries, bool initial) {
+std::vector<LevelTable::Entry> SearchState::share_level(std::vector<SharedEntry> entries, bool initial) {
   const int k = net->size(), me = net->rank();
   const std::uint64_t tid_mask = (std::uint64_t{1} << tid_bits) - 1;
   // Keys with global parent ranks (an initial key, the combination, is global already).
-  std::vector<std::vector<LevelTable::Entry>> to(static_cast<std::size_t>(k));
-  for (LevelTable::Entry& e : entries) {
+  std::vector<std::vector<SharedEntry>> to(static_cast<std::size_t>(k));
+  for (SharedEntry& e : entries) {
     if (!initial) e.key = (global_rank(e.key >> tid_bits) << tid_bits) | (e.key & tid_mask);
     const int owner = owner_of(e.hi, k);
     // Every process makes every initial state: each keeps its own and sends none.
@@ -53,30 +53,33 @@ std::vector<LevelTable::Entry> SearchState::share_level(std::vector<LevelTable::
   }
   // Every process counted the initial states it made: the first one's count stands for all.
   if (initial && me != 0) workers[0]->generated = 0;
-  std::vector<LevelTable::Entry> mine = std::move(to[static_cast<std::size_t>(me)]);
+  std::vector<SharedEntry> mine = std::move(to[static_cast<std::size_t>(me)]);
   to[static_cast<std::size_t>(me)].clear();
   send_successors(to, mine);
   keep_smallest_keys(mine);
-  std::sort(mine.begin(), mine.end(), [](const LevelTable::Entry& a, const LevelTable::Entry& b) { return a.key < b.key; });
+  std::sort(mine.begin(), mine.end(), [](const SharedEntry& a, const SharedEntry& b) { return a.key < b.key; });
   next_ranks = rank_keys(mine, initial);
-  return mine;
+  // The level's end reads keys and records; it hashes each record again as it stores it.
+  std::vector<LevelTable::Entry> sorted(mine.size());
+  for (std::size_t i = 0; i < mine.size(); ++i) sorted[i] = {mine[i].key, LevelTable::ref(mine[i].worker, mine[i].record)};
+  return sorted;
 }
 
-void SearchState::keep_smallest_keys(std::vector<LevelTable::Entry>& mine) const {
-  std::sort(mine.begin(), mine.end(), [](const LevelTable::Entry& a, const LevelTable::Entry& b) {
+void SearchState::keep_smallest_keys(std::vector<SharedEntry>& mine) const {
+  std::sort(mine.begin(), mine.end(), [](const SharedEntry& a, const SharedEntry& b) {
     return a.hi != b.hi ? a.hi < b.hi : a.lo != b.lo ? a.lo < b.lo : a.key < b.key;
   });
-  const auto same_state = [&](const LevelTable::Entry& a, const LevelTable::Entry& b) {
+  const auto same_state = [&](const SharedEntry& a, const SharedEntry& b) {
     if (a.lo != b.lo || a.hi != b.hi) return false;
     if (!exact) return true;
     // With --exact, states that share a hash are told apart by their encodings, as the level table does.
-    const auto encoding = [&](const LevelTable::Entry& e) { return layout.encoding(workers[e.worker]->found.at(e.record)); };
+    const auto encoding = [&](const SharedEntry& e) { return layout.encoding(workers[e.worker]->found.at(e.record)); };
     return std::memcmp(encoding(a), encoding(b), layout.encoded_bytes()) == 0;
   };
   std::size_t kept = 0, hash_begin = 0;  // mine[hash_begin, kept): the states kept so far of the current hash
   for (std::size_t i = 0; i < mine.size(); ++i) {
     if (kept == 0 || mine[kept - 1].lo != mine[i].lo || mine[kept - 1].hi != mine[i].hi) hash_begin = kept;
-    const auto same = [&](const LevelTable::Entry& k) { return same_state(k, mine[i]); };
+    const auto same = [&](const SharedEntry& k) { return same_state(k, mine[i]); };
     // Each hash's entries come smallest key first: the first of each state has its key.
     if (std::none_of(mine.begin() + static_cast<std::ptrdiff_t>(hash_begin), mine.begin() + static_cast<std::ptrdiff_t>(kept), same))
       mine[kept++] = mine[i];
@@ -84,8 +87,8 @@ void SearchState::keep_smallest_keys(std::vector<LevelTable::Entry>& mine) const
   mine.resize(kept);
 }
 
-void SearchState::send_successors(const std::vector<std::vector<LevelTable::Entry>>& to,
-                                  std::vector<LevelTable::Entry>& mine) {
+void SearchState::send_successors(const std::vector<std::vector<SharedEntry>>& to,
+                                  std::vector<SharedEntry>& mine) {
   // A record is the state and, after it, its encoding, which only --exact reads (from the owner's records).
   const std::size_t record_bytes = exact ? layout.stride : layout.state_size;
   const std::size_t item = sizeof(Header) + record_bytes;
@@ -102,7 +105,7 @@ void SearchState::send_successors(const std::vector<std::vector<LevelTable::Entr
       const std::size_t until = std::min(to[d].size(), from + per_round);
       out[d].resize((until - from) * item);
       for (std::size_t i = from; i < until; ++i) {
-        const LevelTable::Entry& e = to[d][i];
+        const SharedEntry& e = to[d][i];
         const Header h{e.lo, e.hi, e.key};
         std::byte* at = out[d].data() + (i - from) * item;
         std::memcpy(at, &h, sizeof h);
@@ -123,7 +126,7 @@ void SearchState::send_successors(const std::vector<std::vector<LevelTable::Entr
   }
 }
 
-std::vector<std::uint64_t> SearchState::rank_keys(const std::vector<LevelTable::Entry>& mine, bool initial) {
+std::vector<std::uint64_t> SearchState::rank_keys(const std::vector<SharedEntry>& mine, bool initial) {
   // A state's global rank is the number of keys below its own over all processes. The key space
   // is cut into K blocks of consecutive keys (parents, or initial combinations, spread evenly);
   // each process ranks the keys of its block, offset by the keys of the blocks before it, and
@@ -136,7 +139,7 @@ std::vector<std::uint64_t> SearchState::rank_keys(const std::vector<LevelTable::
     return static_cast<std::size_t>(parent * k / space);
   };
   std::vector<std::vector<std::byte>> out(k);
-  for (const LevelTable::Entry& e : mine) {  // sorted by key, so each block's keys are a sorted run
+  for (const SharedEntry& e : mine) {  // sorted by key, so each block's keys are a sorted run
     std::vector<std::byte>& to = out[std::min(block_of(e.key), k - 1)];
     to.resize(to.size() + sizeof e.key);
     std::memcpy(to.data() + to.size() - sizeof e.key, &e.key, sizeof e.key);

@@ -26,7 +26,7 @@ using Entry = LevelTable::Entry;
 constexpr auto by_key = [](const Entry& a, const Entry& b) { return a.key < b.key; };
 
 // Entries a bucket should hold on average: 32 KiB, sorted in the core's cache.
-constexpr std::uint64_t bucket_entries = 1024;
+constexpr std::uint64_t bucket_entries = 2048;
 // Chunks the scatter is cut into (each counts and moves its own entries).
 constexpr std::uint64_t scatter_chunks = 64;
 

@@ -5,6 +5,7 @@
 #include <memory>
 #include <new>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "search/parallel_loops.hpp"
@@ -32,13 +33,24 @@ void for_blocks(std::uint64_t begin, std::uint64_t end, const Body& body) {
 
 }  // namespace
 
-LevelTable::LevelTable() { allocate(1u << 12); }
+LevelTable::LevelTable(bool exact) : exact_(exact) { allocate(1u << 12); }
 LevelTable::~LevelTable() { release(); }
 
+void LevelTable::set_key_bits(unsigned bits) {
+  if (size_ != 0 || taken_) throw std::logic_error("the level table's key width changes while it holds entries");
+  if (!key_bits_fit(bits)) throw std::logic_error("level-table keys of " + std::to_string(bits) + " bits leave too few hash bits");
+  hash_bits_ = hash_bits_for(bits);
+  check_mask_ = (std::uint64_t{1} << hash_bits_) - 1;
+}
+
 void LevelTable::allocate(std::uint64_t capacity) {
+  // A found record keeps its slot's index in 32 bits (worker.hpp).
+  if (capacity > (std::uint64_t{1} << 32))
+    throw std::length_error("a level of more than 3 billion new states: the level table's slots are numbered in 32 bits");
   // Probed at random like the visited set: huge pages save the page walks.
   void* memory = allocate_table_memory(static_cast<std::size_t>(capacity) * sizeof(Slot));
   slots_ = static_cast<Slot*>(memory);
+  if (exact_) first_ = new std::uint64_t[static_cast<std::size_t>(capacity)];  // written before a slot is published
   // In parallel: the first touch of a big table is the kernel zeroing its pages.
   for_blocks(0, capacity, [&](std::uint64_t b, std::uint64_t e) {
     std::uninitialized_value_construct_n(slots_ + b, static_cast<std::size_t>(e - b));
@@ -53,35 +65,48 @@ void LevelTable::release() {
   if (slots_ == nullptr) return;
   free_table_memory(slots_, static_cast<std::size_t>(capacity()) * sizeof(Slot));  // trivially destructible slots
   slots_ = nullptr;
+  delete[] first_;
+  first_ = nullptr;
 }
 
 void LevelTable::reserve(std::uint64_t total) {
-  const std::uint64_t capacity = bytes_for(total, this->capacity()) / sizeof(Slot);
+  const std::uint64_t capacity = bytes_for(total, this->capacity()) / slot_bytes();
   if (capacity == this->capacity()) return;
   if (taken_) throw std::logic_error("the level table grows while its entries are taken");
   Slot* old = slots_;
+  std::unique_ptr<std::uint64_t[]> old_first(first_);
+  first_ = nullptr;
   const std::uint64_t old_capacity = this->capacity();
   allocate(capacity);
   for_blocks(0, old_capacity, [&](std::uint64_t b, std::uint64_t e) {
     for (std::uint64_t i = b; i < e; ++i) {
       const std::uint64_t tag = old[i].tag.load(std::memory_order_relaxed);
-      if (tag != 0) place(tag, old[i]);
+      if (tag != 0) place(tag, old[i].word.load(std::memory_order_relaxed), old_first ? old_first[i] : 0);
     }
   });
   free_table_memory(old, static_cast<std::size_t>(old_capacity) * sizeof(Slot));
   set_size(size_);
 }
 
-void LevelTable::place(std::uint64_t tag, const Slot& from) {
+void LevelTable::place(std::uint64_t tag, std::uint64_t word, std::uint64_t first) {
   for (std::uint64_t i = tag & mask_;; i = (i + 1) & mask_) {
     std::uint64_t empty = 0;
     if (!slots_[i].tag.compare_exchange_strong(empty, tag, std::memory_order_relaxed)) continue;
-    Slot& s = slots_[i];  // read only after the parallel loop: relaxed is enough
-    s.hi = from.hi;
-    s.worker = from.worker;
-    s.record = from.record;
-    s.key.store(from.key.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    // Read only after the parallel loop: relaxed is enough.
+    slots_[i].word.store(word, std::memory_order_relaxed);
+    if (first_ != nullptr) first_[i] = first;
     return;
+  }
+}
+
+std::uint64_t LevelTable::find(const Hash128& h, std::uint64_t ref) const {
+  const std::uint64_t check = h.hi & check_mask_;
+  for (std::uint64_t i = h.lo & mask_;; i = (i + 1) & mask_) {
+    const Slot& s = slots_[i];
+    const std::uint64_t t = s.tag.load(std::memory_order_relaxed);
+    if (t == 0) return no_slot;
+    if (t == h.lo && (s.word.load(std::memory_order_relaxed) & check_mask_) == check && (first_ == nullptr || first_[i] == ref))
+      return i;
   }
 }
 
@@ -91,9 +116,10 @@ std::uint64_t LevelTable::compact(std::uint64_t begin, std::uint64_t end) {
     const Slot& s = slots_[i];
     const std::uint64_t tag = s.tag.load(std::memory_order_relaxed);
     if (tag == 0) continue;
+    if ((tag & located) == 0) throw std::logic_error("a level-table entry was not located before the level's end");
     // Slot i is read whole before entry `kept` (<= i) is written over it; a
     // slot left behind is emptied, so only the entries' slots need zeroing later.
-    const Entry e{s.key.load(std::memory_order_relaxed), tag, s.hi, s.worker, s.record};
+    const Entry e{s.word.load(std::memory_order_relaxed) >> hash_bits_, tag & ~located};
     if (kept != i) ::new (static_cast<void*>(slots_ + i)) Slot();
     ::new (static_cast<void*>(entries() + kept)) Entry(e);
     ++kept;
@@ -128,9 +154,10 @@ std::span<LevelTable::Entry> LevelTable::take_entries(Pages pages) {
   // states in a big table costs no sweep of it). Memory short: whole huge
   // pages past the entries go back to the system, zero when touched again.
   const std::size_t used = static_cast<std::size_t>(n) * sizeof(Entry);
-  const std::size_t page_end = std::min(bytes(), (used + huge_page - 1) / huge_page * huge_page);
+  const std::size_t slots_bytes = static_cast<std::size_t>(capacity()) * sizeof(Slot);
+  const std::size_t page_end = std::min(slots_bytes, (used + huge_page - 1) / huge_page * huge_page);
   auto* memory = static_cast<std::byte*>(static_cast<void*>(slots_));
-  pages_given_back_ = pages == Pages::give_back && release_table_pages(memory + page_end, bytes() - page_end);
+  pages_given_back_ = pages == Pages::give_back && release_table_pages(memory + page_end, slots_bytes - page_end);
   taken_ = true;
   return {entries(), static_cast<std::size_t>(n)};
 }
@@ -160,7 +187,8 @@ void LevelTable::clear() {
 std::size_t LevelTable::resident_bytes() const {
   if (!taken_ || !pages_given_back_) return bytes();
   const std::size_t used = static_cast<std::size_t>(size_) * sizeof(Entry);
-  return std::min(bytes(), (used + huge_page - 1) / huge_page * huge_page);
+  const std::size_t slots_bytes = static_cast<std::size_t>(capacity()) * sizeof(Slot);
+  return std::min(slots_bytes, (used + huge_page - 1) / huge_page * huge_page) + (bytes() - slots_bytes);
 }
 
 }  // namespace statecheck::detail

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <new>
+#include <type_traits>
 #include <stdexcept>
 
 #include "search/parallel_loops.hpp"
@@ -26,22 +28,41 @@ constexpr std::uint64_t prefetch_ahead = 16;
 
 }  // namespace
 
-void LevelWriter::store_states(std::span<const LevelTable::Entry> entries, std::uint64_t begin, std::uint64_t end,
+std::span<LevelTable::Entry> LevelWriter::take_level_entries(LevelTable::Pages pages) {
+  parallel(0, workers.size(), 1, [&](const auto& r) {
+    for (auto w = r.begin(); w != r.end(); ++w) workers[w]->locate_found();
+  });
+  return table->take_entries(pages);
+}
+
+void LevelWriter::grow_table(std::uint64_t total) {
+  table->reserve(total);
+  parallel(0, workers.size(), 1, [&](const auto& r) {
+    for (auto w = r.begin(); w != r.end(); ++w) workers[w]->relocate_found();
+  });
+}
+
+void LevelWriter::store_states(std::span<LevelTable::Entry> entries, std::uint64_t begin, std::uint64_t end,
                                std::byte* out) {
   const std::uint64_t first_id = result.stats.distinct;
+  static_assert(sizeof(Hash128) == sizeof(LevelTable::Entry) && std::is_trivially_copyable_v<Hash128>,
+                "an entry's place takes its state's hash");
   parallel(begin, end, 1024, [&](const auto& r) {
     for (std::uint64_t i = r.begin(); i != r.end(); ++i) {
-      const LevelTable::Entry& e = entries[i];
-      const std::byte* record = workers[e.worker]->found.at(e.record);
+      const std::uint64_t ref = entries[i].ref;
+      const std::byte* record = workers[LevelTable::worker_of(ref)]->found.at(LevelTable::record_of(ref));
       std::memcpy(out + (i - begin) * frontier_stride, record, ops.state_size);
+      const Hash128 h = layout.hash(record);
       if (exact) {
         std::memcpy(exact->encoding_slot(first_id + i), layout.encoding(record), layout.encoded_bytes());
-        exact->insert_uncounted(first_id + i, {e.lo, e.hi});
+        exact->insert_uncounted(first_id + i, h);
       }
+      ::new (static_cast<void*>(&entries[i])) Hash128(h);
     }
     if (exact) exact->add_counts(r.size());  // counted once per range (insert_uncounted)
   });
-  if (visited) insert_fingerprints(entries.subspan(begin, end - begin));
+  const auto* hashes = std::launder(reinterpret_cast<const Hash128*>(entries.data() + begin));
+  if (visited) insert_fingerprints({hashes, static_cast<std::size_t>(end - begin)});
   if (ops.stabilizer != nullptr) count_orbit_states(out, end - begin);
 }
 
@@ -49,7 +70,7 @@ void LevelWriter::store_states(std::span<const LevelTable::Entry> entries, std::
 // segment, so one task inserts each group of whole segments (VisitedSet::
 // group_of), reading past the level's other states; with as many groups as
 // threads, each thread reads the level's hashes once.
-void LevelWriter::insert_fingerprints(std::span<const LevelTable::Entry> entries) {
+void LevelWriter::insert_fingerprints(std::span<const Hash128> hashes) {
   const std::uint64_t groups = std::min<std::uint64_t>(threads, visited->segment_count());
   parallel(0, groups, 1, [&](const auto& r) {
     for (std::uint64_t g = r.begin(); g != r.end(); ++g) {
@@ -63,11 +84,11 @@ void LevelWriter::insert_fingerprints(std::span<const LevelTable::Entry> entries
       // The group's states, each prefetched prefetch_ahead inserts before it goes in.
       Hash128 ring[prefetch_ahead];
       std::uint64_t pending = 0;
-      for (const LevelTable::Entry& e : entries) {
-        if (visited->group_of(e.lo, groups) != g) continue;
+      for (const Hash128& h : hashes) {
+        if (visited->group_of(h.lo, groups) != g) continue;
         Hash128& slot = ring[pending % prefetch_ahead];
         if (pending >= prefetch_ahead) insert(slot);
-        slot = {e.lo, e.hi};
+        slot = h;
         visited->prefetch(slot);
         ++pending;
       }
@@ -99,9 +120,17 @@ void LevelWriter::count_orbit_states(const std::byte* states, std::uint64_t n) {
   }
 }
 
-std::vector<LevelTable::Entry> LevelWriter::collect_entries() {
-  const std::span<LevelTable::Entry> entries = table->take_entries(LevelTable::Pages::give_back);
-  return {entries.begin(), entries.end()};
+std::vector<SharedEntry> LevelWriter::collect_entries() {
+  const std::span<LevelTable::Entry> entries = take_level_entries(LevelTable::Pages::give_back);
+  std::vector<SharedEntry> out(entries.size());
+  parallel(0, entries.size(), 1024, [&](const auto& r) {
+    for (auto i = r.begin(); i != r.end(); ++i) {
+      const std::uint32_t w = LevelTable::worker_of(entries[i].ref), record = LevelTable::record_of(entries[i].ref);
+      const Hash128 h = layout.hash(workers[w]->found.at(record));
+      out[i] = {entries[i].key, h.lo, h.hi, w, record};
+    }
+  });
+  return out;
 }
 
 bool LevelWriter::make_room(std::uint64_t n, std::size_t extra) {
@@ -152,8 +181,16 @@ bool LevelWriter::flush_stream() {
   const std::size_t extra = (next_level.on_disk() ? 0 : next_level.window_ram_bytes(unbounded)) +
                             (streamed_keys.on_disk() ? 0 : streamed_keys.window_ram_bytes(unbounded));
   if (!make_room(streamed + k, extra) || !fit_memory(extra, what)) return false;
-  const std::span<LevelTable::Entry> entries = table->take_entries(LevelTable::Pages::give_back);  // streaming: memory is short
+  const std::span<LevelTable::Entry> entries = take_level_entries(LevelTable::Pages::give_back);  // streaming: memory is short
   sort_by_key(entries, table->scratch());  // none: the pages were given back
+  // The keys first: storing the states turns each entry into its state's hash.
+  if (!streamed_keys.on_disk()) streamed_keys.start_appending();
+  for (std::uint64_t b = 0; b < k; b += streamed_keys.window()) {
+    const std::uint64_t e = std::min(k, b + streamed_keys.window());
+    std::byte* out = streamed_keys.append_block(e - b);
+    for (std::uint64_t i = b; i < e; ++i) std::memcpy(out + (i - b) * sizeof(std::uint64_t), &entries[i].key, sizeof(std::uint64_t));
+    streamed_keys.append_commit(e - b);
+  }
   if (!next_level.on_disk()) next_level.start_appending();
   for (std::uint64_t b = 0; b < k; b += next_level.window()) {
     const std::uint64_t e = std::min(k, b + next_level.window());
@@ -164,13 +201,6 @@ bool LevelWriter::flush_stream() {
     stop_on_limit("the visited set's probe sequence grew beyond its limit; raise --memory");
     return false;
   }
-  if (!streamed_keys.on_disk()) streamed_keys.start_appending();
-  for (std::uint64_t b = 0; b < k; b += streamed_keys.window()) {
-    const std::uint64_t e = std::min(k, b + streamed_keys.window());
-    std::byte* out = streamed_keys.append_block(e - b);
-    for (std::uint64_t i = b; i < e; ++i) std::memcpy(out + (i - b) * sizeof(std::uint64_t), &entries[i].key, sizeof(std::uint64_t));
-    streamed_keys.append_commit(e - b);
-  }
   streamed += k;
   table->clear();
   for (auto& w : workers) w->found.clear();
@@ -180,9 +210,10 @@ bool LevelWriter::flush_stream() {
 
 void LevelWriter::shed_level_memory() {
   if (table->size() != 0) throw std::logic_error("the level table is shed while it holds states");
-  table = std::make_unique<LevelTable>();
+  table = std::make_unique<LevelTable>(exact != nullptr);
+  table->set_key_bits(level_key_bits);
   ctx.table = table.get();  // the workers read it through ctx, between batches only
-  for (auto& w : workers) w->found = RecordBuffer(layout.stride);
+  for (auto& w : workers) w->found = RecordBuffer(layout.found_stride());
 #if defined(__GLIBC__)
   // The records' 1 MiB blocks came from the heap (glibc serves them there once
   // one was freed): handing them back keeps the resident memory what --memory counts.

@@ -52,15 +52,21 @@ class LevelWriter : public SearchState {
  protected:
   using SearchState::SearchState;
 
+  /// The level table's entries (any order), in its own memory: each worker
+  /// first tells the table where its states live (LevelTable::locate).
+  std::span<LevelTable::Entry> take_level_entries(LevelTable::Pages pages);
+  /// Grows the level table mid-level for `total` entries; the workers' records learn their new slots.
+  void grow_table(std::uint64_t total);
   /// States [begin, end) of the sorted level into `out` (their rank order),
   /// each inserted into the visited (or exact) set; with symmetry, counts the
-  /// concrete states they stand for.
-  void store_states(std::span<const LevelTable::Entry> entries, std::uint64_t begin, std::uint64_t end, std::byte* out);
+  /// concrete states they stand for. Each entry of [begin, end) becomes its
+  /// state's hash (the keys must be read before).
+  void store_states(std::span<LevelTable::Entry> entries, std::uint64_t begin, std::uint64_t end, std::byte* out);
   /// The level's fingerprints into the visited set, a group of segments per task.
-  void insert_fingerprints(std::span<const LevelTable::Entry> entries);
-  /// A copy of the level table's entries (any order), for the exchange across
-  /// processes; the table keeps them (taken) until the level is recorded.
-  std::vector<LevelTable::Entry> collect_entries();
+  void insert_fingerprints(std::span<const Hash128> hashes);
+  /// The level table's entries (any order) with their hashes, for the exchange
+  /// across processes; the table keeps them (taken) until the level is recorded.
+  std::vector<SharedEntry> collect_entries();
   /// Grows the visited set for `n` more states, within the memory budget
   /// (what the rest holds plus `extra` bytes about to be allocated).
   bool make_room(std::uint64_t n, std::size_t extra);

@@ -73,6 +73,7 @@ class Search : public LevelWriter {
 
   bool initial_level() {
     Worker& w = *workers[0];
+    if (!begin_level_keys(ops.init_combinations)) return false;
     try {
       ops.initial(ops.model, w);
     } catch (const std::exception& e) {
@@ -115,17 +116,19 @@ class Search : public LevelWriter {
     const std::uint64_t n = net ? shared_.size() : table->size();
     frontier.release();  // expanded: no checkpoint or trace needs it now; its room goes to the set and the next level
     const std::string next = "level " + std::to_string(level + 1) + " (" + std::to_string(n) + " states)";
-    // The sort keys (32 B a state) take the table's place, in its memory, before the set grows and the level is made.
+    // The sort keys (16 B a state) take the table's place, in its memory, before the set grows and the level is made.
     std::vector<LevelTable::Entry> shared = std::move(shared_);  // across processes: freed with this level's end
     const std::span<LevelTable::Entry> entries =
         net ? std::span<LevelTable::Entry>(shared)
-            : table->take_entries(keep_table_pages(n) ? LevelTable::Pages::keep : LevelTable::Pages::give_back);
+            : take_level_entries(keep_table_pages(n) ? LevelTable::Pages::keep : LevelTable::Pages::give_back);
     bool on_disk = false;
     // Across processes the entries are a vector of their own, beside the table's.
     const std::size_t extra = plan_next_level(n, on_disk) + (net ? static_cast<std::size_t>(n) * sizeof(LevelTable::Entry) : 0);
     if (!make_room(n, extra)) return false;
     if (!fit_memory(extra, next)) return false;
     if (!net) sort_by_key(entries, table->scratch());
+    // The keys go into the trace log first: storing the states turns each entry into its state's hash.
+    const std::vector<std::uint64_t> new_per_tid = log_level(n, parent_count, initial, [&](std::uint64_t i) { return entries[i].key; });
     frontier.start(n, on_disk);
     for (std::uint64_t b = 0; b < n; b += frontier.window()) {  // in RAM: one block, the whole level
       const std::uint64_t e = std::min(n, b + frontier.window());
@@ -136,7 +139,7 @@ class Search : public LevelWriter {
       stop_on_limit("the visited set's probe sequence grew beyond its limit; raise --memory");
       return false;
     }
-    record_level(n, parent_count, initial, [&](std::uint64_t i) { return entries[i].key; });
+    close_level(n, new_per_tid);
     return true;
   }
 
@@ -144,6 +147,14 @@ class Search : public LevelWriter {
   /// into the trace log and the statistics; the level table is emptied.
   template <class Key>
   void record_level(std::uint64_t n, std::uint64_t parent_count, bool initial, const Key& key_of) {
+    close_level(n, log_level(n, parent_count, initial, key_of));
+  }
+
+  /// The new level's keys into the trace log (key_of(i) for rank i); returns
+  /// the new states per transition id, for close_level.
+  template <class Key>
+  std::vector<std::uint64_t> log_level(std::uint64_t n, std::uint64_t parent_count, bool initial, const Key& key_of) {
+    std::vector<std::uint64_t> new_per_tid(initial ? 0 : ops.transitions, 0);
     log.begin_level(n, parent_count, initial ? ops.init_combinations : ops.transitions);
     for (std::uint64_t i = 0; i < n; ++i) {
       const std::uint64_t key = key_of(i);
@@ -152,9 +163,17 @@ class Search : public LevelWriter {
       } else {
         const auto tid = static_cast<std::uint32_t>(key & ((std::uint64_t{1} << tid_bits) - 1));
         log.set(i, key >> tid_bits, tid);
-        ++result.stats.actions[ops.action_of_transition[tid]].new_states;
-        ++result.stats.transition_new[tid];
+        ++new_per_tid[tid];
       }
+    }
+    return new_per_tid;
+  }
+
+  /// The level of `n` states is made: it becomes the frontier, and the statistics count it.
+  void close_level(std::uint64_t n, const std::vector<std::uint64_t>& new_per_tid) {
+    for (std::size_t tid = 0; tid < new_per_tid.size(); ++tid) {
+      result.stats.actions[ops.action_of_transition[tid]].new_states += new_per_tid[tid];
+      result.stats.transition_new[tid] += new_per_tid[tid];
     }
     frontier_count = n;
     if (net) adopt_ranks();
@@ -212,7 +231,7 @@ class Search : public LevelWriter {
   /// fan-out observed so far; a batch that fills the table is expanded again
   /// once the table has grown (detail/level_table.hpp).
   bool expand_level() {
-    if (!self_check_frontier()) return false;
+    if (!self_check_frontier() || !begin_level_keys(frontier_count)) return false;
     for (auto& w : workers) w->reset_level();
     // With --workdir, the level streams from its start when the last level's
     // fan-out says it will not fit (one batch may make all of it).
@@ -294,7 +313,7 @@ class Search : public LevelWriter {
     const std::uint64_t least = std::min<std::uint64_t>(left, std::clamp<std::uint64_t>((std::uint64_t{1} << 16) / fanout, 1, 4096));
     if (const std::uint64_t batch = fitting(); batch >= least) return batch;
     // Growing holds the old table and the new one at once (LevelTable::reserve).
-    const std::size_t grown = LevelTable::bytes_for(table->size() + least * fanout, table->capacity());
+    const std::size_t grown = table->bytes_for(table->size() + least * fanout, table->capacity());
     const std::size_t moving = grown == table->bytes() ? 0 : grown;
     if (settled && table->size() != 0 && (streaming || (stream_possible() && ram_short(0, moving)))) {
       streaming = true;
@@ -302,7 +321,7 @@ class Search : public LevelWriter {
       if (const std::uint64_t batch = fitting(); batch >= least) return batch;
     }
     if (!fit_memory(moving, "expanding level " + std::to_string(level))) return 0;
-    table->reserve(table->size() + least * fanout);
+    grow_table(table->size() + least * fanout);
     return std::min(least, frontier.window());  // fit_memory may have moved the frontier to disk
   }
 

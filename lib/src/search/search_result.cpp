@@ -238,7 +238,8 @@ void SearchState::finish_stats() {
     s.visited_capacity = visited->capacity();
     s.load = visited->load();
     s.fingerprint_bits = VisitedSet::fingerprint_bits();
-    s.omission_probability = visited->omission_probability();
+    // The visited set's pairs, and those a level table compared (level_table.hpp): a union bound.
+    s.omission_probability = std::min(1.0, visited->omission_probability() + level_table_omission());
     s.compaction_collisions = visited->collisions();
   } else {
     s.visited_bytes = exact->bytes();

@@ -61,8 +61,13 @@ SearchState::SearchState(const ModelOps& model_ops, const CheckOptions& opts)
   // a codec's contexts and buffers (0.7 MiB and more) would take more of --memory than the keys'
   // disk is worth (8 B a state beside the states' 20 to 400).
   streamed_keys.configure(sizeof(std::uint64_t), options.workdir, window, false);
-  if (options.exact) exact = std::make_unique<ExactSet>(layout.encoded_bytes());
-  else visited = std::make_unique<VisitedSet>(budget.data_budget());
+  if (options.exact) {
+    exact = std::make_unique<ExactSet>(layout.encoded_bytes());
+    table = std::make_unique<LevelTable>(true);  // its inserts compare encodings
+    ctx.table = table.get();
+  } else {
+    visited = std::make_unique<VisitedSet>(budget.data_budget());
+  }
   ctx.visited = visited.get();
   ctx.exact = exact.get();
   for (auto& w : workers) w->peers = &peers;
@@ -86,6 +91,45 @@ SearchState::SearchState(const ModelOps& model_ops, const CheckOptions& opts)
     shared_trace_fallback = options.trace == CheckOptions::TracePolicy::fewest_switches;
     options.trace = CheckOptions::TracePolicy::first_found;
   }
+}
+
+unsigned SearchState::key_bits_of_level(std::uint64_t l, std::uint64_t parents) const {
+  // Keys: an initial combination's index, then (parent rank << tid bits) | tid.
+  const auto width = [](std::uint64_t n) { return static_cast<unsigned>(std::bit_width(std::max<std::uint64_t>(n, 2) - 1)); };
+  return l == 0 ? width(parents) : width(parents) + tid_bits;
+}
+
+bool SearchState::begin_level_keys(std::uint64_t parents) {
+  const std::uint64_t made = result.stats.level_sizes.size();  // the index of the level being made
+  level_key_bits = key_bits_of_level(made, parents);
+  if (LevelTable::key_bits_fit(level_key_bits)) {
+    table->set_key_bits(level_key_bits);
+    return true;
+  }
+  stop_on_limit("BFS level " + std::to_string(made) + " has " + std::to_string(parents) + " parents and " +
+                std::to_string(ops.transitions) + " transition ids: its keys (" + std::to_string(level_key_bits) +
+                " bits) leave the level table fewer than " + std::to_string(LevelTable::min_hash_bits) +
+                " hash bits; split the spec's actions or bound the level");
+  return false;
+}
+
+double SearchState::level_table_omission() const {
+  // A level table tells states apart on lo and 64 less the key's bits of hi
+  // (level_table.hpp). One process's table holds the level's new states;
+  // across K processes each holds what it found that its own visited set
+  // lacks: states of this level or earlier ones.
+  const std::vector<std::uint64_t>& sizes = result.stats.level_sizes;
+  const double processes = net ? static_cast<double>(net->size()) : 1.0;
+  double sum = 0, before = 0;
+  for (std::size_t l = 0; l < sizes.size(); ++l) {
+    const auto n = static_cast<double>(sizes[l]);
+    const double m = net ? before + n : n;
+    const std::uint64_t parents = l == 0 ? ops.init_combinations : sizes[l - 1];
+    const unsigned compared = 64 + LevelTable::hash_bits_for(key_bits_of_level(l, parents));
+    sum += processes * m * (m - 1) / 2 * std::ldexp(1.0, -static_cast<int>(compared));
+    before += n;
+  }
+  return sum;
 }
 
 std::uint64_t SearchState::generated_so_far() const {
@@ -182,8 +226,8 @@ bool SearchState::stream_wanted(std::uint64_t n) const {
   n = std::max(n, table->size());
   // Making the rest of the level in the table and the workers' records (growing
   // the table holds the old one and the new one at once), then sorting it.
-  const std::size_t grown = LevelTable::bytes_for(n, table->capacity());
-  const std::size_t growing = static_cast<std::size_t>(n - table->size()) * layout.stride + (grown == table->bytes() ? 0 : grown);
+  const std::size_t grown = table->bytes_for(n, table->capacity());
+  const std::size_t growing = static_cast<std::size_t>(n - table->size()) * layout.found_stride() + (grown == table->bytes() ? 0 : grown);
   bool on_disk = false;
   const std::size_t finishing = plan_next_level(n, on_disk);
   return ram_short(n, growing + finishing);

@@ -39,6 +39,16 @@ struct Location {
   std::uint64_t rank;
 };
 
+/// A level table's entry with its state's hash, as processes exchange them
+/// (the hash picks the owner; distributed_level.cpp).
+struct SharedEntry {
+  std::uint64_t key;
+  std::uint64_t lo;
+  std::uint64_t hi;
+  std::uint32_t worker;
+  std::uint32_t record;
+};
+
 class SearchState {
  protected:
   SearchState(const ModelOps& ops, const CheckOptions& options);
@@ -113,6 +123,16 @@ class SearchState {
   /// doubling rule). Otherwise they are given back for the level's end.
   bool keep_table_pages(std::uint64_t n) const;
   std::size_t room_for_visited(std::size_t extra) const { return budget.room_for_visited(memory_use(), extra); }
+
+  // The level table's keys (search_state.cpp).
+  /// Bits of level l's keys when its parents are `parents` states (level 0: initial combinations).
+  unsigned key_bits_of_level(std::uint64_t l, std::uint64_t parents) const;
+  /// Sets the level table's key width for the level made from `parents`
+  /// states (the initial level: combinations); false, with a stop, when the
+  /// keys would leave the table too few hash bits.
+  bool begin_level_keys(std::uint64_t parents);
+  /// The chance that a level table took two of the recorded levels' states for one.
+  double level_table_omission() const;
   /// Why the visited set cannot take `n` more states: how full it is, and
   /// what keeps it from doubling (its own cap, or the rest of --memory).
   std::string visited_full_message(std::uint64_t n, std::size_t extra) const;
@@ -124,16 +144,16 @@ class SearchState {
   /// This process's states of the next level, from its level table's
   /// `entries` and what the others found for it, in global order (keys carry
   /// global parent ranks); sets shared_total and next_ranks.
-  std::vector<LevelTable::Entry> share_level(std::vector<LevelTable::Entry> entries, bool initial);
+  std::vector<LevelTable::Entry> share_level(std::vector<SharedEntry> entries, bool initial);
   /// Sorts `mine` by hash and keeps one entry per state, the one with the
   /// smallest key (with --exact, a state is its encoding, not its hash).
-  void keep_smallest_keys(std::vector<LevelTable::Entry>& mine) const;
+  void keep_smallest_keys(std::vector<SharedEntry>& mine) const;
   /// Sends to[p] (entries of this process's level table) to process p, in rounds
   /// of bounded size, and adds to `mine` what the others sent that this
   /// process's visited set does not hold (records kept in worker 0's buffer).
-  void send_successors(const std::vector<std::vector<LevelTable::Entry>>& to, std::vector<LevelTable::Entry>& mine);
+  void send_successors(const std::vector<std::vector<SharedEntry>>& to, std::vector<SharedEntry>& mine);
   /// The global ranks of this process's states `mine` (sorted by key); sets shared_total.
-  std::vector<std::uint64_t> rank_keys(const std::vector<LevelTable::Entry>& mine, bool initial);
+  std::vector<std::uint64_t> rank_keys(const std::vector<SharedEntry>& mine, bool initial);
   /// True on every process when `ok` is true on every process; otherwise each
   /// that was fine takes the stop of the first that was not.
   bool together(bool ok);
@@ -197,6 +217,7 @@ class SearchState {
   RecordLayout layout;
   std::size_t frontier_stride = 0;
   unsigned tid_bits = 1;
+  unsigned level_key_bits = 1;  // of the level being made (begin_level_keys)
   std::unique_ptr<VisitedSet> visited;  // fingerprint mode
   std::unique_ptr<ExactSet> exact;      // --exact
   std::unique_ptr<LevelTable> table = std::make_unique<LevelTable>();  // replaced, smaller, by LevelWriter::shed_level_memory

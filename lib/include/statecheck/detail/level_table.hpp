@@ -3,12 +3,24 @@
 //
 // ============================== guarantees ==================================
 // * insert() is lock-free and may run on every worker at once. The first
-//   inserter of a state stores where its copy lives; every inserter lowers the
+//   inserter of a state learns its slot; every inserter lowers the
 //   entry's key (parent rank << tid bits | transition id) with an atomic min.
 //   After the level, each new state carries the smallest key among all its
 //   discoverers, whatever the thread timing: what one thread would find.
-// * States are equal when their 128-bit hashes are equal or, in exact mode,
-//   when their encodings are equal (the caller's comparison).
+// * States are equal when their lo hashes are equal and so are the hash bits
+//   that a slot keeps beside the key (set_key_bits: 64 less the key's bits, at
+//   least min_hash_bits), or, in exact mode, when their encodings are equal
+//   (the caller's comparison). So within a level two states are compared on at
+//   least 72 hash bits, as many as the visited set stores; the search adds
+//   these pairs to its omission bound (search_result.cpp).
+// * A slot is 16 bytes: the lo hash and one word, key << hash bits | hash bits.
+//   Every inserter of a state has the same hash bits, so an atomic min of the
+//   word is a min of the key. Where the state's bytes live is not in the slot:
+//   the first inserter is told the slot's index and keeps it with its record,
+//   and at the level's end locate() writes the record's place into the slot
+//   before take_entries() (a growth mid-level moves the slots: find() tells
+//   the records their new ones). In exact mode, comparisons need the first
+//   inserter's record during the level: a side array holds it.
 // * The table never fills past max_load: a worker claims room for its new
 //   states in small blocks (claim(), one atomic per block, not per state)
 //   before it inserts them. When no room is left the table says full(); the
@@ -36,50 +48,77 @@ namespace statecheck::detail {
 class LevelTable {
  public:
   /// Linear probing stays short at 3/4 full; the table is the largest level's
-  /// biggest cost (32 bytes a slot), so it is not kept emptier.
+  /// biggest cost (16 bytes a slot), so it is not kept emptier.
   static constexpr double max_load = 0.75;
+  /// The fewest hash bits a slot keeps beside the key: with lo's 64, a level's
+  /// states are told apart on 72 bits at least (the visited set's width).
+  static constexpr unsigned min_hash_bits = 8;
+  /// What insert() and find() return for no slot.
+  static constexpr std::uint64_t no_slot = ~std::uint64_t{0};
 
-  /// Where a new state's bytes live: (worker, record index).
+  /// A level's state at its end: its key and where its bytes live (ref()).
   struct Entry {
     std::uint64_t key;
-    std::uint64_t lo;
-    std::uint64_t hi;
-    std::uint32_t worker;
-    std::uint32_t record;
+    std::uint64_t ref;
   };
+  static std::uint64_t ref(std::uint32_t worker, std::uint32_t record) {
+    return (std::uint64_t{worker} << 32) | record;
+  }
+  static std::uint32_t worker_of(std::uint64_t ref) { return static_cast<std::uint32_t>(ref >> 32); }
+  static std::uint32_t record_of(std::uint64_t ref) { return static_cast<std::uint32_t>(ref); }
 
-  LevelTable();
+  /// `exact`: inserts compare encodings, so the table keeps each slot's first record beside it.
+  explicit LevelTable(bool exact = false);
   ~LevelTable();
   LevelTable(const LevelTable&) = delete;
   LevelTable& operator=(const LevelTable&) = delete;
 
-  /// Inserts or lowers the key; returns true when the state is new to the
-  /// level. `same(worker, record)` compares a stored state with the inserted
-  /// one in exact mode (a hash match suffices otherwise).
+  /// Keys of the level to come have at most `bits` bits; a slot keeps 64 less
+  /// that many hash bits beside the key. Only while the table is empty.
+  void set_key_bits(unsigned bits);
+  /// Whether keys of `bits` bits leave min_hash_bits in a slot.
+  static bool key_bits_fit(unsigned bits) { return bits >= 1 && bits <= 64 - min_hash_bits; }
+  /// Hash bits a slot keeps beside keys of `bits` bits.
+  static unsigned hash_bits_for(unsigned bits) { return 64 - bits; }
+
+  /// Inserts or lowers the key; returns the slot when the state is new to the
+  /// level, no_slot when it was there. `same(worker, record)` compares a
+  /// stored state with the inserted one in exact mode (hashes suffice otherwise).
   template <class Same>
-  bool insert(const Hash128& h, std::uint64_t key, std::uint32_t worker, std::uint32_t record, Same&& same) {
+  std::uint64_t insert(const Hash128& h, std::uint64_t key, std::uint32_t worker, std::uint32_t record, Same&& same) {
     const std::uint64_t tag = h.lo;  // >= 2 (hash.hpp); 0 = empty, 1 = being written
+    const std::uint64_t check = h.hi & check_mask_;
+    const std::uint64_t word = (key << hash_bits_) | check;
     for (std::uint64_t i = h.lo & mask_;; i = (i + 1) & mask_) {
       Slot& s = slots_[i];
       std::uint64_t t = s.tag.load(std::memory_order_acquire);
       if (t == 0) {
         if (s.tag.compare_exchange_strong(t, 1, std::memory_order_acquire)) {
-          s.hi = h.hi;
-          s.worker = worker;
-          s.record = record;
-          s.key.store(key, std::memory_order_relaxed);
+          if (first_ != nullptr) first_[i] = ref(worker, record);
+          s.word.store(word, std::memory_order_relaxed);
           s.tag.store(tag, std::memory_order_release);
-          return true;
+          return i;
         }
       }
       while (t == 1) t = s.tag.load(std::memory_order_acquire);
-      if (t == tag && s.hi == h.hi && same(s.worker, s.record)) {
-        std::uint64_t old = s.key.load(std::memory_order_relaxed);
-        while (key < old && !s.key.compare_exchange_weak(old, key, std::memory_order_relaxed)) {
-        }
-        return false;
+      if (t != tag) continue;
+      std::uint64_t old = s.word.load(std::memory_order_relaxed);
+      if ((old & check_mask_) != check) continue;
+      if (first_ != nullptr && !same(worker_of(first_[i]), record_of(first_[i]))) continue;
+      while (word < old && !s.word.compare_exchange_weak(old, word, std::memory_order_relaxed)) {
       }
+      return no_slot;
     }
+  }
+
+  /// The slot of a state in the table, inserted first by `ref` (only that
+  /// record's state matches in exact mode); no_slot when it is not there.
+  /// Not concurrent with insert().
+  std::uint64_t find(const Hash128& h, std::uint64_t ref) const;
+  /// At the level's end: slot `slot` holds the state stored at `ref`. Every
+  /// entry is located before take_entries(); each slot by one caller.
+  void locate(std::uint64_t slot, std::uint64_t ref) {
+    slots_[slot].tag.store(located | ref, std::memory_order_relaxed);
   }
 
   /// Room for up to `want` more entries: how many were granted (0 when the
@@ -109,16 +148,16 @@ class LevelTable {
   /// growing holds the old and the new table and nothing else.
   void reserve(std::uint64_t total);
   /// Bytes of a table of `capacity` slots after reserve(total).
-  static std::size_t bytes_for(std::uint64_t total, std::uint64_t capacity) {
+  std::size_t bytes_for(std::uint64_t total, std::uint64_t capacity) const {
     while (static_cast<double>(total) > max_load * static_cast<double>(capacity)) capacity *= 2;
-    return static_cast<std::size_t>(capacity) * sizeof(Slot);
+    return static_cast<std::size_t>(capacity) * slot_bytes();
   }
   /// What take_entries() does with the table beyond the entries.
   enum class Pages {
     keep,      // kept resident (already empty): the next level finds them there
     give_back  // whole huge pages go back to the system for the level's end (memory short)
   };
-  /// The level's entries (any order), moved to the front of the table's own
+  /// The level's entries (any order; every one located), moved to the front of the table's own
   /// memory in parallel. So the level's end holds its entries in the table's
   /// place, with no second copy beside it and no fresh memory for the kernel
   /// to zero. Pages given back are zeroed again by the kernel when the next
@@ -146,27 +185,32 @@ class LevelTable {
     full_.store(false, std::memory_order_relaxed);
   }
   std::uint64_t capacity() const { return mask_ + 1; }
-  std::size_t bytes() const { return static_cast<std::size_t>(capacity()) * sizeof(Slot); }
+  std::size_t bytes() const { return static_cast<std::size_t>(capacity()) * slot_bytes(); }
 
  private:
   struct Slot {
-    std::atomic<std::uint64_t> tag{0};
-    std::uint64_t hi = 0;
-    std::atomic<std::uint64_t> key{0};
-    std::uint32_t worker = 0;
-    std::uint32_t record = 0;
+    std::atomic<std::uint64_t> tag{0};   // the lo hash; after locate(), located | ref
+    std::atomic<std::uint64_t> word{0};  // key << hash_bits_ | the hash bits kept
   };
   static_assert(sizeof(Entry) == sizeof(Slot), "take_entries() turns slots into entries in place");
+  // Set on a located slot's tag (a worker id stays below 2^31).
+  static constexpr std::uint64_t located = std::uint64_t{1} << 63;
+  /// A slot, with its first record's place in exact mode.
+  std::size_t slot_bytes() const { return sizeof(Slot) + (exact_ ? sizeof(std::uint64_t) : 0); }
   void allocate(std::uint64_t capacity);
   void release();
   /// Moves the entries of slots [begin, end) to slot `begin` on, as Entry records; returns how many.
   std::uint64_t compact(std::uint64_t begin, std::uint64_t end);
   /// Puts a moved entry into this table (reserve(): entries are distinct, so no comparison).
-  void place(std::uint64_t tag, const Slot& from);
+  void place(std::uint64_t tag, std::uint64_t word, std::uint64_t first);
   Entry* entries() { return reinterpret_cast<Entry*>(static_cast<void*>(slots_)); }
 
   Slot* slots_ = nullptr;  // huge-page table memory (store/table_memory.hpp)
+  std::uint64_t* first_ = nullptr;  // exact mode: each slot's first record (ref())
+  bool exact_ = false;
   std::uint64_t mask_ = 0;
+  unsigned hash_bits_ = min_hash_bits;
+  std::uint64_t check_mask_ = (std::uint64_t{1} << min_hash_bits) - 1;
   std::uint64_t size_ = 0;
   std::uint64_t limit_ = 0;  // entries under max_load
   std::atomic<bool> full_{false};

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,10 @@ struct RecordLayout {
     return encoding_size == 0 ? record : record + state_size;
   }
   std::size_t encoded_bytes() const { return encoding_size == 0 ? state_size : encoding_size; }
+  /// The hash the spec's expand staged for the state of `record`.
+  Hash128 hash(const std::byte* record) const { return hash_bytes(encoding(record), encoded_bytes()); }
+  /// A found record: the state record, then the index of its level-table slot.
+  std::size_t found_stride() const { return stride + sizeof(std::uint32_t); }
 };
 
 /// Lookup structures shared by all workers during one level.
@@ -88,7 +93,7 @@ class Worker {
   static constexpr std::uint64_t none = ~std::uint64_t{0};
 
   Worker(std::uint32_t id, const LevelContext& ctx, std::size_t transitions, std::size_t staging)
-      : id_(id), ctx_(&ctx), found(ctx.layout.stride), enabled(transitions, 0),
+      : id_(id), ctx_(&ctx), found(ctx.layout.found_stride()), enabled(transitions, 0),
         staging_(window(staging, ctx.layout.stride) * ctx.layout.stride), hashes_(window(staging, ctx.layout.stride)),
         keys_(hashes_.size()), unseen_(hashes_.size()), parent_encoding_(ctx.layout.encoding_size) {}
 
@@ -108,7 +113,10 @@ class Worker {
     LevelTable& table = *ctx_->table;
     table.set_size(found.size());
     room_ = 0;
-    if (!table.has_room(1)) table.reserve(2 * (found.size() + 1));
+    if (!table.has_room(1)) {
+      table.reserve(2 * (found.size() + 1));
+      relocate_found();
+    }
   }
   std::size_t staged() const { return staged_; }
   /// Returns how many successors were staged (or were stuttering steps) since
@@ -156,18 +164,18 @@ class Worker {
       const std::byte* record = staging_.data() + i * layout.stride;
       if (room_ == 0 && (room_ = ctx_->table->claim(room_block)) == 0) break;
       std::byte* slot = found.next();
-      bool added = false;
+      std::uint64_t at = LevelTable::no_slot;
       if (ctx_->exact != nullptr) {
         // Others compare encodings as soon as the entry is published: copy first.
         std::memcpy(slot, record, layout.stride);
         auto same = [&](std::uint32_t worker, std::uint32_t index) { return same_encoding(worker, index, slot); };
-        added = ctx_->table->insert(hashes_[i], keys_[i], id_, found.size(), same);
-      } else if (ctx_->table->insert(hashes_[i], keys_[i], id_, found.size(),
-                                     [](std::uint32_t, std::uint32_t) { return true; })) {
-        std::memcpy(slot, record, layout.stride);  // read only after the level
-        added = true;
+        at = ctx_->table->insert(hashes_[i], keys_[i], id_, found.size(), same);
+      } else {
+        at = ctx_->table->insert(hashes_[i], keys_[i], id_, found.size(), [](std::uint32_t, std::uint32_t) { return true; });
+        if (at != LevelTable::no_slot) std::memcpy(slot, record, layout.stride);  // read only after the level
       }
-      if (added) {
+      if (at != LevelTable::no_slot) {
+        set_slot(slot, at);
         found.commit();
         --room_;
       }
@@ -175,6 +183,20 @@ class Worker {
     staged_ = 0;
     state_begin_ = 0;
   }
+  /// The table grew (its slots moved): each found record learns its state's new slot.
+  void relocate_found() {
+    for (std::uint32_t r = 0; r < found.size(); ++r) {
+      std::byte* record = found.at(r);
+      const std::uint64_t at = ctx_->table->find(ctx_->layout.hash(record), LevelTable::ref(id_, r));
+      if (at == LevelTable::no_slot) throw std::logic_error("a found state is missing from the grown level table");
+      set_slot(record, at);
+    }
+  }
+  /// The level's end: the table learns where each state this worker found first lives.
+  void locate_found() const {
+    for (std::uint32_t r = 0; r < found.size(); ++r) ctx_->table->locate(slot_of(found.at(r)), LevelTable::ref(id_, r));
+  }
+
   /// The table ran out of room in this batch: the rest of it is skipped.
   bool table_full() const { return ctx_->table->full(); }
 
@@ -228,6 +250,16 @@ class Worker {
   const std::vector<Worker*>* peers = nullptr;
 
  private:
+  void set_slot(std::byte* record, std::uint64_t slot) const {
+    const auto index = static_cast<std::uint32_t>(slot);  // a table has at most 2^32 slots (level_table.cpp)
+    std::memcpy(record + ctx_->layout.stride, &index, sizeof index);
+  }
+  std::uint32_t slot_of(const std::byte* record) const {
+    std::uint32_t index = 0;
+    std::memcpy(&index, record + ctx_->layout.stride, sizeof index);
+    return index;
+  }
+
   bool same_encoding(std::uint32_t worker, std::uint32_t index, const std::byte* mine) const {
     const RecordLayout& layout = ctx_->layout;
     const std::byte* other = (*peers)[worker]->found.at(index);
@@ -247,7 +279,7 @@ class Worker {
   const LevelContext* ctx_;
 
  public:
-  RecordBuffer found;                  // states this worker found first in the level
+  RecordBuffer found;                  // states this worker found first in the level, with their slots
   std::vector<std::uint64_t> enabled;  // per transition id: times enabled
   std::uint64_t generated = 0;         // successors produced (duplicates included)
   std::uint64_t expanded = 0;
