@@ -89,8 +89,9 @@ void SearchState::keep_smallest_keys(std::vector<SharedEntry>& mine) const {
 
 void SearchState::send_successors(const std::vector<std::vector<SharedEntry>>& to,
                                   std::vector<SharedEntry>& mine) {
-  // A record is the state and, after it, its encoding, which only --exact reads (from the owner's records).
-  const std::size_t record_bytes = exact ? layout.stride : layout.state_size;
+  // A record is the state and, after it, its encoding (when the raw bytes are not canonical): the
+  // owner hashes it again at the level's end (LevelWriter::store_states), and --exact compares it.
+  const std::size_t record_bytes = layout.stride;
   const std::size_t item = sizeof(Header) + record_bytes;
   // Rounds of at most round_bytes to each process, until every process has sent all.
   const std::size_t per_round = std::max<std::size_t>(1, round_bytes / item);
