@@ -51,13 +51,11 @@ struct Found {
     for (std::uint32_t t = 0; t < 2; ++t)
       for (std::uint32_t r = 0; r < slot[t].size(); ++r) table.locate(slot[t][r], LevelTable::ref(t, r));
   }
-  /// After a growth: each record's slot again, as Worker::relocate_found does.
-  void relocate(const LevelTable& table) {
-    for (std::uint32_t t = 0; t < 2; ++t)
-      for (std::uint32_t r = 0; r < slot[t].size(); ++r) {
-        slot[t][r] = table.find(state[t][r], LevelTable::ref(t, r));
-        REQUIRE(slot[t][r] != LevelTable::no_slot);
-      }
+  /// After a growth: each record follows its entry, as Worker::follow_moved_slots does.
+  template <class NewSlot>
+  void follow(const NewSlot& new_slot) {
+    for (auto& slots : slot)
+      for (std::uint64_t& s : slots) s = new_slot(s);
   }
   const Hash128& at(std::uint64_t ref) const { return state[LevelTable::worker_of(ref)][LevelTable::record_of(ref)]; }
 };
@@ -153,8 +151,10 @@ TEST_CASE("level table: growing mid-level keeps every entry and lowers keys afte
   Found found;
   insert_all(table, early, 1, found);
   const std::uint64_t before = table.capacity();
-  table.reserve(hs.size());  // 4,096 slots to 2^18: the early entries move in parallel
-  found.relocate(table);     // and their records learn the new slots
+  // 4,096 slots to 2^18: the early entries move in parallel, and their records follow them.
+  table.reserve(hs.size(), [&](const auto& new_slot) { found.follow(new_slot); });
+  // Growing a table that holds entries without telling their records is refused.
+  REQUIRE_THROWS_AS(table.reserve(4 * hs.size()), std::logic_error);
   REQUIRE(table.capacity() > before);
   REQUIRE(table.size() == first);
   // All states, the early ones again with (some) smaller keys.
@@ -179,14 +179,16 @@ TEST_CASE("level table: a slot keeps 64 less the key's bits of hi beside the key
   const Hash128 differs_in_kept_bit{a.lo, a.hi ^ (std::uint64_t{1} << (kept - 1))};
   const Hash128 differs_above_them{a.lo, a.hi ^ (std::uint64_t{1} << kept)};
   const std::uint64_t largest = (std::uint64_t{1} << key_bits) - 1;
-  REQUIRE(table.insert(a, largest, 0, 0, keep_all) != LevelTable::no_slot);
-  REQUIRE(table.insert(differs_in_kept_bit, 7, 0, 1, keep_all) != LevelTable::no_slot);
+  const std::uint64_t slot_a = table.insert(a, largest, 0, 0, keep_all);
+  const std::uint64_t slot_other = table.insert(differs_in_kept_bit, 7, 0, 1, keep_all);
+  REQUIRE(slot_a != LevelTable::no_slot);
+  REQUIRE(slot_other != LevelTable::no_slot);
   // Bits of hi beyond the kept ones are not compared: that state is taken for `a` (the omission bound counts it).
   REQUIRE(table.insert(differs_above_them, 3, 1, 0, keep_all) == LevelTable::no_slot);
   REQUIRE(table.insert(a, largest, 1, 1, keep_all) == LevelTable::no_slot);
   table.set_size(2);
-  table.locate(table.find(a, LevelTable::ref(0, 0)), LevelTable::ref(0, 0));
-  table.locate(table.find(differs_in_kept_bit, LevelTable::ref(0, 1)), LevelTable::ref(0, 1));
+  table.locate(slot_a, LevelTable::ref(0, 0));
+  table.locate(slot_other, LevelTable::ref(0, 1));
   std::map<std::uint64_t, std::uint64_t> key_of;
   for (const LevelTable::Entry& e : table.take_entries(LevelTable::Pages::keep)) key_of[e.ref] = e.key;
   REQUIRE(key_of == std::map<std::uint64_t, std::uint64_t>{{LevelTable::ref(0, 0), 3}, {LevelTable::ref(0, 1), 7}});
@@ -196,7 +198,7 @@ TEST_CASE("level table: a slot keeps 64 less the key's bits of hi beside the key
   REQUIRE_THROWS_AS(other.set_key_bits(64 - LevelTable::min_hash_bits + 1), std::logic_error);
 }
 
-TEST_CASE("level table: exact mode tells apart states of one hash by their records", "[level-table]") {
+TEST_CASE("level table: exact mode tells apart states of one hash by their records, grown too", "[level-table]") {
   LevelTable table(true);
   const Hash128 h{777, 888};
   // Records 0 and 1 hold different states of hash h; record 2 holds record 0's state again.
@@ -208,15 +210,20 @@ TEST_CASE("level table: exact mode tells apart states of one hash by their recor
   REQUIRE(second != LevelTable::no_slot);
   REQUIRE(second != first);
   REQUIRE(table.insert(h, 4, 0, 2, same_as_record_0) == LevelTable::no_slot);
-  REQUIRE(table.find(h, LevelTable::ref(0, 0)) == first);
-  REQUIRE(table.find(h, LevelTable::ref(0, 1)) == second);
-  REQUIRE(table.find(h, LevelTable::ref(0, 2)) == LevelTable::no_slot);
+  // Grown, each state keeps its own first record (the side array moves with the slots).
+  std::uint64_t moved_first = 0, moved_second = 0;
   table.set_size(2);
-  table.locate(first, LevelTable::ref(0, 0));
-  table.locate(second, LevelTable::ref(0, 1));
+  table.reserve(100000, [&](const auto& new_slot) {
+    moved_first = new_slot(first);
+    moved_second = new_slot(second);
+  });
+  REQUIRE(table.capacity() > 4096);
+  REQUIRE(table.insert(h, 6, 0, 3, same_as_record_1) == LevelTable::no_slot);
+  table.locate(moved_first, LevelTable::ref(0, 0));
+  table.locate(moved_second, LevelTable::ref(0, 1));
   std::map<std::uint64_t, std::uint64_t> key_of;
   for (const LevelTable::Entry& e : table.take_entries(LevelTable::Pages::keep)) key_of[e.ref] = e.key;
-  REQUIRE(key_of == std::map<std::uint64_t, std::uint64_t>{{LevelTable::ref(0, 0), 4}, {LevelTable::ref(0, 1), 8}});
+  REQUIRE(key_of == std::map<std::uint64_t, std::uint64_t>{{LevelTable::ref(0, 0), 4}, {LevelTable::ref(0, 1), 6}});
 }
 
 TEST_CASE("level table: an entry not located stops the level's end", "[level-table]") {

@@ -69,44 +69,46 @@ void LevelTable::release() {
   first_ = nullptr;
 }
 
-void LevelTable::reserve(std::uint64_t total) {
-  const std::uint64_t capacity = bytes_for(total, this->capacity()) / slot_bytes();
-  if (capacity == this->capacity()) return;
-  if (taken_) throw std::logic_error("the level table grows while its entries are taken");
-  Slot* old = slots_;
-  std::unique_ptr<std::uint64_t[]> old_first(first_);
-  first_ = nullptr;
-  const std::uint64_t old_capacity = this->capacity();
-  allocate(capacity);
-  for_blocks(0, old_capacity, [&](std::uint64_t b, std::uint64_t e) {
-    for (std::uint64_t i = b; i < e; ++i) {
-      const std::uint64_t tag = old[i].tag.load(std::memory_order_relaxed);
-      if (tag != 0) place(tag, old[i].word.load(std::memory_order_relaxed), old_first ? old_first[i] : 0);
-    }
-  });
-  free_table_memory(old, static_cast<std::size_t>(old_capacity) * sizeof(Slot));
-  set_size(size_);
+LevelTable::OldSlots::~OldSlots() {
+  if (slots != nullptr) free_table_memory(slots, static_cast<std::size_t>(capacity) * sizeof(Slot));
 }
 
-void LevelTable::place(std::uint64_t tag, std::uint64_t word, std::uint64_t first) {
+void LevelTable::reserve(std::uint64_t total) {
+  if (size_ != 0) throw std::logic_error("the level table grows without telling its entries' records their new slots");
+  (void)move_to(total);
+}
+
+LevelTable::OldSlots LevelTable::move_to(std::uint64_t total) {
+  const std::uint64_t capacity = bytes_for(total, this->capacity()) / slot_bytes();
+  if (capacity == this->capacity()) return {};
+  if (taken_) throw std::logic_error("the level table grows while its entries are taken");
+  OldSlots old;
+  old.slots = slots_;
+  old.capacity = this->capacity();
+  const std::unique_ptr<std::uint64_t[]> old_first(first_);
+  first_ = nullptr;
+  allocate(capacity);
+  for_blocks(0, old.capacity, [&](std::uint64_t b, std::uint64_t e) {
+    for (std::uint64_t i = b; i < e; ++i) {
+      Slot& from = old.slots[i];
+      const std::uint64_t tag = from.tag.load(std::memory_order_relaxed);
+      if (tag == 0) continue;
+      const std::uint64_t to = place(tag, from.word.load(std::memory_order_relaxed), old_first ? old_first[i] : 0);
+      from.word.store(to, std::memory_order_relaxed);  // the old slot now says where its entry went
+    }
+  });
+  set_size(size_);
+  return old;
+}
+
+std::uint64_t LevelTable::place(std::uint64_t tag, std::uint64_t word, std::uint64_t first) {
   for (std::uint64_t i = tag & mask_;; i = (i + 1) & mask_) {
     std::uint64_t empty = 0;
     if (!slots_[i].tag.compare_exchange_strong(empty, tag, std::memory_order_relaxed)) continue;
     // Read only after the parallel loop: relaxed is enough.
     slots_[i].word.store(word, std::memory_order_relaxed);
     if (first_ != nullptr) first_[i] = first;
-    return;
-  }
-}
-
-std::uint64_t LevelTable::find(const Hash128& h, std::uint64_t ref) const {
-  const std::uint64_t check = h.hi & check_mask_;
-  for (std::uint64_t i = h.lo & mask_;; i = (i + 1) & mask_) {
-    const Slot& s = slots_[i];
-    const std::uint64_t t = s.tag.load(std::memory_order_relaxed);
-    if (t == 0) return no_slot;
-    if (t == h.lo && (s.word.load(std::memory_order_relaxed) & check_mask_) == check && (first_ == nullptr || first_[i] == ref))
-      return i;
+    return i;
   }
 }
 

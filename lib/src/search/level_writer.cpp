@@ -36,9 +36,10 @@ std::span<LevelTable::Entry> LevelWriter::take_level_entries(LevelTable::Pages p
 }
 
 void LevelWriter::grow_table(std::uint64_t total) {
-  table->reserve(total);
-  parallel(0, workers.size(), 1, [&](const auto& r) {
-    for (auto w = r.begin(); w != r.end(); ++w) workers[w]->relocate_found();
+  table->reserve(total, [&](const auto& new_slot) {
+    parallel(0, workers.size(), 1, [&](const auto& r) {
+      for (auto w = r.begin(); w != r.end(); ++w) workers[w]->follow_moved_slots(new_slot);
+    });
   });
 }
 

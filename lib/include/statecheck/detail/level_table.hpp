@@ -18,8 +18,8 @@
 //   word is a min of the key. Where the state's bytes live is not in the slot:
 //   the first inserter is told the slot's index and keeps it with its record,
 //   and at the level's end locate() writes the record's place into the slot
-//   before take_entries() (a growth mid-level moves the slots: find() tells
-//   the records their new ones). In exact mode, comparisons need the first
+//   before take_entries() (a growth mid-level moves the slots: reserve()
+//   tells the records their new ones). In exact mode, comparisons need the first
 //   inserter's record during the level: a side array holds it.
 // * The table never fills past max_load: a worker claims room for its new
 //   states in small blocks (claim(), one atomic per block, not per state)
@@ -40,6 +40,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <utility>
 
 #include "statecheck/detail/hash.hpp"
 
@@ -53,7 +54,7 @@ class LevelTable {
   /// The fewest hash bits a slot keeps beside the key: with lo's 64, a level's
   /// states are told apart on 72 bits at least (the visited set's width).
   static constexpr unsigned min_hash_bits = 8;
-  /// What insert() and find() return for no slot.
+  /// What insert() returns for a state already in the level.
   static constexpr std::uint64_t no_slot = ~std::uint64_t{0};
 
   /// A level's state at its end: its key and where its bytes live (ref()).
@@ -111,10 +112,6 @@ class LevelTable {
     }
   }
 
-  /// The slot of a state in the table, inserted first by `ref` (only that
-  /// record's state matches in exact mode); no_slot when it is not there.
-  /// Not concurrent with insert().
-  std::uint64_t find(const Hash128& h, std::uint64_t ref) const;
   /// At the level's end: slot `slot` holds the state stored at `ref`. Every
   /// entry is located before take_entries(); each slot by one caller.
   void locate(std::uint64_t slot, std::uint64_t ref) {
@@ -145,7 +142,17 @@ class LevelTable {
   }
   /// Grows so that `total` entries fit under max_load (not concurrent with
   /// insert): the entries move straight into the new table, in parallel, so
-  /// growing holds the old and the new table and nothing else.
+  /// growing holds the old and the new table and nothing else. Before the old
+  /// table goes, moved(new_slot) lets the records follow their entries:
+  /// new_slot(s) is the slot now holding the entry that was in slot s (each
+  /// old slot says it, so no state is hashed or looked up again).
+  template <class Moved>
+  void reserve(std::uint64_t total, const Moved& moved) {
+    const OldSlots old = move_to(total);
+    if (old.slots == nullptr) return;
+    moved([&old](std::uint64_t s) { return old.slots[s].word.load(std::memory_order_relaxed); });
+  }
+  /// reserve() of a table that holds no entry yet.
   void reserve(std::uint64_t total);
   /// Bytes of a table of `capacity` slots after reserve(total).
   std::size_t bytes_for(std::uint64_t total, std::uint64_t capacity) const {
@@ -201,8 +208,20 @@ class LevelTable {
   void release();
   /// Moves the entries of slots [begin, end) to slot `begin` on, as Entry records; returns how many.
   std::uint64_t compact(std::uint64_t begin, std::uint64_t end);
-  /// Puts a moved entry into this table (reserve(): entries are distinct, so no comparison).
-  void place(std::uint64_t tag, std::uint64_t word, std::uint64_t first);
+  /// The slots a growth moved out of (freed with it); each used one holds its entry's new slot.
+  struct OldSlots {
+    Slot* slots = nullptr;
+    std::uint64_t capacity = 0;
+    OldSlots() = default;
+    OldSlots(const OldSlots&) = delete;
+    OldSlots& operator=(const OldSlots&) = delete;
+    OldSlots(OldSlots&& o) noexcept : slots(std::exchange(o.slots, nullptr)), capacity(o.capacity) {}
+    ~OldSlots();
+  };
+  /// Moves the entries into a table big enough for `total` (reserve()); empty when it already is.
+  OldSlots move_to(std::uint64_t total);
+  /// Puts a moved entry into this table (reserve(): entries are distinct, so no comparison); returns its slot.
+  std::uint64_t place(std::uint64_t tag, std::uint64_t word, std::uint64_t first);
   Entry* entries() { return reinterpret_cast<Entry*>(static_cast<void*>(slots_)); }
 
   Slot* slots_ = nullptr;  // huge-page table memory (store/table_memory.hpp)

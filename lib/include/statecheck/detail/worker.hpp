@@ -15,7 +15,6 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -113,10 +112,7 @@ class Worker {
     LevelTable& table = *ctx_->table;
     table.set_size(found.size());
     room_ = 0;
-    if (!table.has_room(1)) {
-      table.reserve(2 * (found.size() + 1));
-      relocate_found();
-    }
+    if (!table.has_room(1)) table.reserve(2 * (found.size() + 1), [&](const auto& new_slot) { follow_moved_slots(new_slot); });
   }
   std::size_t staged() const { return staged_; }
   /// Returns how many successors were staged (or were stuttering steps) since
@@ -183,13 +179,13 @@ class Worker {
     staged_ = 0;
     state_begin_ = 0;
   }
-  /// The table grew (its slots moved): each found record learns its state's new slot.
-  void relocate_found() {
+  /// The table grew (its slots moved): each found record learns its state's
+  /// new slot, new_slot(old slot) (LevelTable::reserve).
+  template <class NewSlot>
+  void follow_moved_slots(const NewSlot& new_slot) {
     for (std::uint32_t r = 0; r < found.size(); ++r) {
       std::byte* record = found.at(r);
-      const std::uint64_t at = ctx_->table->find(ctx_->layout.hash(record), LevelTable::ref(id_, r));
-      if (at == LevelTable::no_slot) throw std::logic_error("a found state is missing from the grown level table");
-      set_slot(record, at);
+      set_slot(record, new_slot(slot_of(record)));
     }
   }
   /// The level's end: the table learns where each state this worker found first lives.
