@@ -1,6 +1,10 @@
 // The per-level table of newly found states; guarantees in detail/level_table.hpp.
 #include "statecheck/detail/level_table.hpp"
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
 #include <cstring>
 #include <memory>
 #include <new>
@@ -32,6 +36,18 @@ void for_blocks(std::uint64_t begin, std::uint64_t end, const Body& body) {
 }
 
 }  // namespace
+
+bool cpu_prefetches_for_write() {
+#if defined(__x86_64__) || defined(__i386__)
+  static const bool has = [] {
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    return __get_cpuid(0x80000001u, &eax, &ebx, &ecx, &edx) != 0 && (ecx & bit_PRFCHW) != 0;
+  }();
+  return has;
+#else
+  return false;
+#endif
+}
 
 LevelTable::LevelTable(bool exact) : exact_(exact) { allocate(1u << 12); }
 LevelTable::~LevelTable() { release(); }

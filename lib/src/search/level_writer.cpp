@@ -29,8 +29,16 @@ constexpr std::uint64_t prefetch_ahead = 16;
 }  // namespace
 
 std::span<LevelTable::Entry> LevelWriter::take_level_entries(LevelTable::Pages pages) {
-  parallel(0, workers.size(), 1, [&](const auto& r) {
-    for (auto w = r.begin(); w != r.end(); ++w) workers[w]->locate_found();
+  // Over all workers' records, in blocks: one worker may have found most of the level.
+  std::vector<std::uint64_t> first(workers.size() + 1, 0);  // worker w's records: [first[w], first[w + 1])
+  for (std::size_t w = 0; w < workers.size(); ++w) first[w + 1] = first[w] + workers[w]->found.size();
+  parallel(0, first.back(), std::uint64_t{1} << 14, [&](const auto& r) {
+    auto w = static_cast<std::size_t>(std::upper_bound(first.begin(), first.end(), r.begin()) - first.begin() - 1);
+    for (std::uint64_t b = r.begin(); b != r.end(); ++w) {
+      const std::uint64_t e = std::min(r.end(), first[w + 1]);
+      workers[w]->locate_found(static_cast<std::uint32_t>(b - first[w]), static_cast<std::uint32_t>(e - first[w]));
+      b = e;
+    }
   });
   return table->take_entries(pages);
 }

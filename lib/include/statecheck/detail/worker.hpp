@@ -87,7 +87,12 @@ struct LevelContext {
   unsigned tid_bits = 1;
 };
 
-class Worker {
+// On cache-line pairs of its own (its size rounds up to the alignment): the
+// fields written for every successor (the staging counts, the found records'
+// count) must not share a line, or an adjacent-line prefetch, with another
+// thread's worker or its buffers. Unaligned, two-phase N=9's expansion took
+// 13% more CPU on two threads than on one; aligned, 9% (measured 2026-12-03).
+class alignas(128) Worker {
  public:
   static constexpr std::uint64_t none = ~std::uint64_t{0};
 
@@ -188,9 +193,11 @@ class Worker {
       set_slot(record, new_slot(slot_of(record)));
     }
   }
-  /// The level's end: the table learns where each state this worker found first lives.
-  void locate_found() const {
-    for (std::uint32_t r = 0; r < found.size(); ++r) ctx_->table->locate(slot_of(found.at(r)), LevelTable::ref(id_, r));
+  /// The level's end: the table learns where the states this worker found
+  /// first, records [begin, end), live. (Prefetching the slots a few records
+  /// ahead was slower: these are stores, which do not stall.)
+  void locate_found(std::uint32_t begin, std::uint32_t end) const {
+    for (std::uint32_t r = begin; r < end; ++r) ctx_->table->locate(slot_of(found.at(r)), LevelTable::ref(id_, r));
   }
 
   /// The table ran out of room in this batch: the rest of it is skipped.
