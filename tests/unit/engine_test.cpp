@@ -269,6 +269,45 @@ TEST_CASE("trace log: records of any width round-trip", "[tracelog]") {
   REQUIRE_THROWS_WITH(log.get(4, parents.size()), "the trace log is inconsistent (a parent rank is out of range)");
 }
 
+TEST_CASE("trace log: ranges written at once from several threads make the level one thread writes", "[tracelog]") {
+  // The search writes a level's records in blocks from every thread
+  // (set_range at multiples of concurrent_range_step); neighbouring blocks
+  // share the words of the Elias-Fano high parts at their ends. Levels both
+  // denser and sparser than their parents, widths that do not divide 64.
+  std::mt19937_64 rng(11);
+  for (const std::uint64_t parent_count : {std::uint64_t{40000}, std::uint64_t{9000000}}) {
+    constexpr std::uint64_t count = 200000;
+    std::vector<statecheck::detail::TraceLog::Step> steps(count);
+    std::vector<std::uint64_t> parents(count);
+    for (auto& p : parents) p = rng() % parent_count;
+    std::sort(parents.begin(), parents.end());
+    for (std::uint64_t i = 0; i < count; ++i) steps[i] = {parents[i], static_cast<std::uint32_t>(rng() % 37)};
+    statecheck::detail::TraceLog one, many;
+    one.begin_level(count, parent_count, 37);
+    for (std::uint64_t i = 0; i < count; ++i) one.set(i, steps[i].parent_rank, steps[i].tid);
+    many.begin_level(count, parent_count, 37);
+    constexpr std::uint64_t range = statecheck::detail::TraceLog::concurrent_range_step * 3;  // 192 records
+    std::vector<std::thread> threads;
+    for (std::uint64_t t = 0; t < 4; ++t)
+      threads.emplace_back([&, t] {  // ranges t, t + 4, ...: each thread's neighbours are the others'
+        for (std::uint64_t b = t * range; b < count; b += 4 * range)
+          many.set_range(b, std::min(count, b + range), [&](std::uint64_t i) { return steps[i]; });
+      });
+    for (auto& t : threads) t.join();
+    const auto& a = one.stored(1);
+    const auto& b = many.stored(1);
+    REQUIRE(a.low_bits == b.low_bits);
+    REQUIRE((parent_count > count) == (a.low_bits > 0));
+    REQUIRE(a.high == b.high);
+    REQUIRE(a.low.words() == b.low.words());
+    REQUIRE(a.tids.words() == b.tids.words());
+    for (std::uint64_t i = 0; i < count; i += 997) {
+      REQUIRE(many.get(1, i).parent_rank == steps[i].parent_rank);
+      REQUIRE(many.get(1, i).tid == steps[i].tid);
+    }
+  }
+}
+
 TEST_CASE("transition ids: actions in order, first parameter slowest", "[transitions]") {
   const auto spec = statecheck::spec<S>(
       "order", statecheck::init([](S&) {}),

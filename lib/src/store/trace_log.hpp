@@ -14,6 +14,7 @@
 // counterexample trace or to write a checkpoint.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -90,14 +91,40 @@ class TraceLog {
   /// Starts level `levels() + 1` with `count` records; parents come from a
   /// level of `parent_count` states and ids are below `tid_limit`.
   void begin_level(std::uint64_t count, std::uint64_t parent_count, std::uint64_t tid_limit);
-  /// Writes record `rank` of the level begun last. Records come in rank order
-  /// with non-decreasing parent ranks (the level's sort order).
-  void set(std::uint64_t rank, std::uint64_t parent_rank, std::uint32_t tid) {
+  /// Ranges of records that set_range() may write at once from several threads start at multiples of this.
+  static constexpr std::uint64_t concurrent_range_step = 64;
+  /// Writes records [begin, end) of the level begun last: step_of(rank) gives
+  /// record `rank`'s Step. Parent ranks do not decrease with the rank (the
+  /// level's sort order). Ranges that start at multiples of
+  /// concurrent_range_step may be written at once from several threads: their
+  /// ids and low parts then fill whole words of their own, and the high parts'
+  /// words, which neighbouring ranges share at their ends, are ORed in
+  /// atomically, once per word (so a level's records are written in parallel).
+  template <class StepOf>
+  void set_range(std::uint64_t begin, std::uint64_t end, const StepOf& step_of) {
     Level& l = levels_.back();
-    l.tids.set(rank, tid);
-    l.low.set(rank, parent_rank & ((std::uint64_t{1} << l.low_bits) - 1));
-    const std::uint64_t bit = (parent_rank >> l.low_bits) + rank;
-    l.high[static_cast<std::size_t>(bit / 64)] |= std::uint64_t{1} << (bit % 64);
+    const std::uint64_t low_mask = (std::uint64_t{1} << l.low_bits) - 1;
+    std::uint64_t word_index = 0, word = 0;  // the high parts' word being filled
+    const auto put_word = [&] {
+      if (word != 0) std::atomic_ref<std::uint64_t>(l.high[static_cast<std::size_t>(word_index)]).fetch_or(word, std::memory_order_relaxed);
+    };
+    for (std::uint64_t rank = begin; rank != end; ++rank) {
+      const Step step = step_of(rank);
+      l.tids.set(rank, step.tid);
+      l.low.set(rank, step.parent_rank & low_mask);
+      const std::uint64_t bit = (step.parent_rank >> l.low_bits) + rank;
+      if (bit / 64 != word_index) {
+        put_word();
+        word_index = bit / 64;
+        word = 0;
+      }
+      word |= std::uint64_t{1} << (bit % 64);
+    }
+    put_word();
+  }
+  /// Writes record `rank` of the level begun last (set_range() of one).
+  void set(std::uint64_t rank, std::uint64_t parent_rank, std::uint32_t tid) {
+    set_range(rank, rank + 1, [&](std::uint64_t) { return Step{parent_rank, tid}; });
   }
   /// Record `rank` of `level` (1-based); std::runtime_error when inconsistent.
   Step get(std::uint32_t level, std::uint64_t rank) const;
