@@ -10,9 +10,14 @@
 #   tiny  : two-phase N=3 (288 states), filter N=3 (288): seconds; checks that every tool runs
 # Env: LONG=1 (also the `long` lines of bench/hdds.txt), THREADS ("1 2", statecheck), RUMUR_THREADS ("2"), PEERS (folder of the peer models, default bench/peers), NO_PEERS=1 (statecheck only),
 #      WD (work dir, default /tmp/statecheck-bench), STATECHECK (a statecheck binary to use
-#      instead of building one in build-bench/).
-# Prints one row per run: distinct states/s, transitions/s and peak RSS bytes
-# per distinct state, then the ratio of statecheck (2 threads) to each peer.
+#      instead of building one in build-bench/), REPS (rounds, default 1: see below).
+# Prints one row per tool and configuration: distinct states/s, transitions/s and peak RSS
+# bytes per distinct state, then the ratio of statecheck (2 threads) to each peer, and the
+# speedup of statecheck's 2 threads over 1. With REPS=k, a model's runs go in k rounds (each
+# round: statecheck at every thread count, SPIN, Rumur), so that a machine's drift hits every
+# tool alike. A row then shows the median wall and peak RSS of its k runs, every wall is listed,
+# and the 2-over-1-thread speedup is the median of the k rounds' ratios (each the ratio of two
+# runs made one after the other).
 # Exits 1 when two rows of one model and N disagree on the distinct-state count.
 # Needs: cmake build deps (.ci/deps), GNU time (/usr/bin/time), and for the
 # peers `apt-get install spin rumur` (rows are skipped when missing). TLC is not
@@ -39,8 +44,10 @@ else
   SC=$ROOT/build-bench/checker/statecheck
 fi
 
-# row MODEL N TOOL CONFIG THREADS STATES TRANSITIONS WALL RSS_KB
-row() { printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >> "$ROWS"; }
+REPS=${REPS:-1}
+ROUND=1  # the round being run (REPS)
+# row MODEL N TOOL CONFIG THREADS STATES TRANSITIONS WALL RSS_KB: one run, of round ROUND
+row() { printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" "$ROUND" >> "$ROWS"; }
 # GNU time writes "Command exited with non-zero status N" first when a check fails (an unreached goal): the figures are the last line.
 timed() { /usr/bin/time -f "%e %M" -o "$WD/time" "$@" > "$WD/out" 2>&1; read -r WALL RSS < <(tail -n 1 "$WD/time"); }
 
@@ -82,11 +89,13 @@ run_rumur() {  # model N
 }
 
 model() {  # peer-model spec constant N spin-w
-  echo "== $1 N=$4" >&2
-  run_statecheck "$2" "$3" "$4" "$1"
-  [ "${NO_PEERS:-0}" = 1 ] && return
-  run_spin "$1" "$4" "$5"
-  run_rumur "$1" "$4"
+  for ROUND in $(seq "$REPS"); do
+    echo "== $1 N=$4 (round $ROUND of $REPS)" >&2
+    run_statecheck "$2" "$3" "$4" "$1"
+    [ "${NO_PEERS:-0}" = 1 ] && continue
+    run_spin "$1" "$4" "$5"
+    run_rumur "$1" "$4"
+  done
 }
 
 for s in $SUITES; do
@@ -103,10 +112,12 @@ for s in $SUITES; do
             echo "== $spec $sets" >&2
             # NAME=VALUE sets a constant; a token that starts with -- (--invariant=NAME) is passed as is.
             args=(); for kv in $sets; do [[ "$kv" == --* ]] && args+=("$kv") || args+=(--set "$kv"); done
-            for t in $THREADS; do
-              timed "$SC" check "$spec" "${args[@]}" --threads "$t" --format json --progress 0
-              read -r states gen < <(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["stats"]; print(d["distinct"], d["generated"]-1)' "$WD/out")
-              row "$spec" "${sets// /,}" statecheck bfs "$t" "$states" "$gen" "$WALL" "$RSS"
+            for ROUND in $(seq "$REPS"); do
+              for t in $THREADS; do
+                timed "$SC" check "$spec" "${args[@]}" --threads "$t" --format json --progress 0
+                read -r states gen < <(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["stats"]; print(d["distinct"], d["generated"]-1)' "$WD/out")
+                row "$spec" "${sets// /,}" statecheck bfs "$t" "$states" "$gen" "$WALL" "$RSS"
+              done
             done
           done < "$HERE/hdds.txt" ;;
     *) echo "unknown suite $s" >&2; exit 2 ;;
@@ -114,12 +125,4 @@ for s in $SUITES; do
 done
 
 echo
-printf '%-22s %-10s %-10s %-8s %3s %12s %13s %8s %12s %13s %10s\n' model N tool config th states transitions wall_s states/s trans/s RSS_B/state
-awk -F'\t' '{ sps = $8 > 0 ? $6 / $8 : 0; tps = $8 > 0 ? $7 / $8 : 0; bps = $6 > 0 ? $9 * 1024 / $6 : 0
-  printf "%-22s %-10s %-10s %-8s %3s %12s %13s %8.2f %12.0f %13.0f %10.1f\n", $1, $2, $3, $4, $5, $6, $7, $8, sps, tps, bps
-  key = $1 " N=" $2; if ($3 == "statecheck" && $5 == 2) sc[key] = sps; else if ($3 != "statecheck") peer[key " " $3 " " $5 "t"] = sps
-  # Same transition system, so every tool must find the same number of distinct states.
-  if (!(key in states)) states[key] = $6; else if (states[key] != $6) bad = bad sprintf("count mismatch: %s %s %st finds %s distinct states, the first row %s\n", key, $3, $5, $6, states[key]) }
-END { for (k in peer) { split(k, p, " "); base = p[1] " " p[2]; if (sc[base] > 0 && peer[k] > 0)
-        printf "ratio: statecheck 2t / %-28s = %.2fx (distinct states/s)\n", k, sc[base] / peer[k] }
-      if (bad != "") { printf "%s", bad; exit 1 } }' "$ROWS"
+exec python3 "$HERE/summary.py" "$ROWS"
