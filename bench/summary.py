@@ -19,7 +19,7 @@ def main(path):
         for line in rows:
             model, n, tool, config, threads, states, trans, wall, rss, rnd = line.rstrip("\n").split("\t")
             runs.setdefault((model, n, tool, config, threads), []).append(
-                (int(rnd), int(states), int(trans), float(wall), int(rss)))
+                (int(rnd), int(states), int(float(trans)), float(wall), int(rss)))  # SPIN prints 1.235584e+08
 
     print(f"{'model':<22} {'N':<10} {'tool':<10} {'config':<8} {'th':>3} {'states':>12} {'transitions':>13} "
           f"{'wall_s':>8} {'states/s':>12} {'trans/s':>13} {'RSS_B/state':>11} {'runs':>4}")
