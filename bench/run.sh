@@ -10,14 +10,17 @@
 #   tiny  : two-phase N=3 (288 states), filter N=3 (288): seconds; checks that every tool runs
 # Env: LONG=1 (also the `long` lines of bench/hdds.txt), THREADS ("1 2", statecheck), RUMUR_THREADS ("2"), PEERS (folder of the peer models, default bench/peers), NO_PEERS=1 (statecheck only),
 #      WD (work dir, default /tmp/statecheck-bench), STATECHECK (a statecheck binary to use
-#      instead of building one in build-bench/), REPS (rounds, default 1: see below).
+#      instead of building one in build-bench/), REPS (rounds, default 1: see below), PAIR=0 (no
+#      two 1-thread runs at once: see below).
 # Prints one row per tool and configuration: distinct states/s, transitions/s and peak RSS
 # bytes per distinct state, then the ratio of statecheck (2 threads) to each peer, and the
 # speedup of statecheck's 2 threads over 1. With REPS=k, a model's runs go in k rounds (each
 # round: statecheck at every thread count, SPIN, Rumur), so that a machine's drift hits every
 # tool alike. A row then shows the median wall and peak RSS of its k runs, every wall is listed,
 # and the 2-over-1-thread speedup is the median of the k rounds' ratios (each the ratio of two
-# runs made one after the other).
+# runs made one after the other). With 1 and 2 threads (unless PAIR=0), each round also runs
+# two 1-thread checks at once (config `pair`): the 2-thread run's efficiency is its speed over
+# theirs together, what the two cores give two independent jobs.
 # Exits 1 when two rows of one model and N disagree on the distinct-state count.
 # Needs: cmake build deps (.ci/deps), GNU time (/usr/bin/time), and for the
 # peers `apt-get install spin rumur` (rows are skipped when missing). TLC is not
@@ -51,14 +54,33 @@ row() { printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" "$ROUND" >> "$ROW
 # GNU time writes "Command exited with non-zero status N" first when a check fails (an unreached goal): the figures are the last line.
 timed() { /usr/bin/time -f "%e %M" -o "$WD/time" "$@" > "$WD/out" 2>&1; read -r WALL RSS < <(tail -n 1 "$WD/time"); }
 
+# stats FILE: the distinct states and transitions of a statecheck JSON report
+stats() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["stats"]; print(d["distinct"], d["generated"]-1)' "$1"; }
+
 run_statecheck() {  # spec constant N label
-  local spec=$1 constant=$2 n=$3 label=$4 t
+  local spec=$1 constant=$2 n=$3 label=$4 t states gen
   for t in $THREADS; do
     timed "$SC" check "$spec" --set "$constant=$n" --threads "$t" --format json --progress 0
-    local states gen
-    states=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["stats"]["distinct"])' "$WD/out")
-    gen=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["stats"]["generated"]-1)' "$WD/out")
+    read -r states gen < <(stats "$WD/out")
     row "$label" "$n" statecheck bfs "$t" "$states" "$gen" "$WALL" "$RSS"
+  done
+  if [[ " $THREADS " == *" 1 "* && " $THREADS " == *" 2 "* && "${PAIR:-1}" == 1 ]]; then run_pair "$@"; fi
+}
+
+# Two 1-thread runs at once, one per core: what the machine gives two independent jobs, against
+# which the 2-thread run's efficiency is measured (the development VM's two vCPUs are not always
+# equally fast, so one thread's time depends on the core it lands on).
+run_pair() {  # spec constant N label
+  local spec=$1 constant=$2 n=$3 label=$4 k states gen
+  for k in a b; do
+    /usr/bin/time -f "%e %M" -o "$WD/time.$k" "$SC" check "$spec" --set "$constant=$n" --threads 1 --format json \
+      --progress 0 > "$WD/out.$k" 2>&1 &
+  done
+  wait
+  for k in a b; do
+    read -r WALL RSS < <(tail -n 1 "$WD/time.$k")
+    read -r states gen < <(stats "$WD/out.$k")
+    row "$label" "$n" statecheck pair 1 "$states" "$gen" "$WALL" "$RSS"
   done
 }
 
@@ -115,7 +137,7 @@ for s in $SUITES; do
             for ROUND in $(seq "$REPS"); do
               for t in $THREADS; do
                 timed "$SC" check "$spec" "${args[@]}" --threads "$t" --format json --progress 0
-                read -r states gen < <(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["stats"]; print(d["distinct"], d["generated"]-1)' "$WD/out")
+                read -r states gen < <(stats "$WD/out")
                 row "$spec" "${sets// /,}" statecheck bfs "$t" "$states" "$gen" "$WALL" "$RSS"
               done
             done
