@@ -78,7 +78,10 @@ void LevelWriter::store_states(std::span<LevelTable::Entry> entries, std::uint64
 // An insert into the visited set moves the entries after it along its
 // segment, so one task inserts each group of whole segments (VisitedSet::
 // group_of), reading past the level's other states; with as many groups as
-// threads, each thread reads the level's hashes once.
+// threads, each thread reads the level's hashes once. A group's hashes are
+// picked a batch at a time without a branch per hash: with two groups, which
+// one a hash is in is a coin toss, and a branch on it mispredicted every
+// other hash on two threads (on one, one group takes all).
 void LevelWriter::insert_fingerprints(std::span<const Hash128> hashes) {
   const std::uint64_t groups = std::min<std::uint64_t>(threads, visited->segment_count());
   parallel(0, groups, 1, [&](const auto& r) {
@@ -91,15 +94,22 @@ void LevelWriter::insert_fingerprints(std::span<const Hash128> hashes) {
         if (outcome == VisitedSet::Insert::overflow) overflow.store(true, std::memory_order_relaxed);
       };
       // The group's states, each prefetched prefetch_ahead inserts before it goes in.
+      constexpr std::size_t batch = 256;
+      Hash128 picked[batch];
       Hash128 ring[prefetch_ahead];
       std::uint64_t pending = 0;
-      for (const Hash128& h : hashes) {
-        if (visited->group_of(h.lo, groups) != g) continue;
-        Hash128& slot = ring[pending % prefetch_ahead];
-        if (pending >= prefetch_ahead) insert(slot);
-        slot = h;
-        visited->prefetch(slot);
-        ++pending;
+      for (std::size_t begin = 0; begin < hashes.size(); begin += batch) {
+        std::size_t count = 0;
+        for (std::size_t i = begin; i < std::min(hashes.size(), begin + batch); ++i) {
+          picked[count] = hashes[i];
+          count += visited->group_of(hashes[i].lo, groups) == g ? 1 : 0;
+        }
+        for (std::size_t k = 0; k < count; ++k, ++pending) {
+          Hash128& slot = ring[pending % prefetch_ahead];
+          if (pending >= prefetch_ahead) insert(slot);
+          slot = picked[k];
+          visited->prefetch(slot);
+        }
       }
       for (std::uint64_t k = pending > prefetch_ahead ? pending - prefetch_ahead : 0; k != pending; ++k)
         insert(ring[k % prefetch_ahead]);
