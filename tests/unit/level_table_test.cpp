@@ -268,12 +268,16 @@ TEST_CASE("level table: the scratch after kept entries is lent once and zeroed b
 TEST_CASE("level sort: bucketed through scratch or not, the order is by key", "[level-table]") {
   const std::uint64_t n = GENERATE(10u, 5000u, 300000u);
   const bool with_scratch = GENERATE(true, false);
+  const bool clustered = GENERATE(false, true);
   // Keys like the search's: parent rank << 5 | transition id, distinct, parents dense.
+  // Clustered: runs of 3,000 consecutive keys far apart, so that a bucket's
+  // keys share their next bits too and its sub-buckets hold thousands.
   std::mt19937_64 rng(n);
   std::vector<LevelTable::Entry> entries;
   for (std::uint64_t parent = 0; entries.size() < n; ++parent)
     for (std::uint64_t tid = 0; tid < 32 && entries.size() < n; ++tid)
-      if (rng() % 3 == 0) entries.push_back({parent << 5 | tid, entries.size()});
+      if (clustered) entries.push_back({(entries.size() / 3000) << 40 | entries.size() % 3000, entries.size()});
+      else if (rng() % 3 == 0) entries.push_back({parent << 5 | tid, entries.size()});
   std::vector<LevelTable::Entry> want = entries;
   std::shuffle(entries.begin(), entries.end(), rng);
   std::vector<LevelTable::Entry> scratch(with_scratch ? n : 0);

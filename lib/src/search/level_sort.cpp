@@ -2,14 +2,16 @@
 //
 // With scratch room the size of the level, the entries are first scattered
 // into buckets by their key's top bits (one pass, in parallel over chunks of
-// the entries), then each bucket is copied back to its place and sorted alone,
-// in parallel over buckets: about a thousand entries each, so the comparison
-// sort runs in cache. Keys are distinct (parent rank, transition id), so the
-// result is the one order whatever the chunking. Without room, a parallel
-// comparison sort of the whole level.
+// the entries), then each bucket goes back to its place sorted, in parallel
+// over buckets: about two thousand entries each, placed by their next bits
+// into sub-buckets of a few entries, all in the core's cache (sort_bucket).
+// Keys are distinct (parent rank, transition id), so the result is the one
+// order whatever the chunking. Without room, a parallel comparison sort of
+// the whole level.
 #include <tbb/parallel_sort.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -34,6 +36,45 @@ std::uint64_t largest_key(std::span<const Entry> entries) {
   std::uint64_t most = 0;
   for (const Entry& e : entries) most = std::max(most, e.key);
   return most;
+}
+
+/// Sorts `run` in place: by insertion when it is short (what a sub-bucket
+/// mostly is), else std::sort.
+void sort_run(std::span<Entry> run) {
+  if (run.size() > 32) {
+    std::sort(run.begin(), run.end(), by_key);
+    return;
+  }
+  for (std::size_t i = 1; i < run.size(); ++i) {
+    const Entry e = run[i];
+    std::size_t j = i;
+    for (; j > 0 && run[j - 1].key > e.key; --j) run[j] = run[j - 1];
+    run[j] = e;
+  }
+}
+
+/// One bucket, from `from` into `to` in key order: its keys agree above bit
+/// `low_bits`, so they are counted and placed by the bits just below, into
+/// sub-buckets of a few entries each, and each of those is sorted by
+/// insertion; all of it in the core's cache. A comparison sort of the whole
+/// bucket was most of the sort's time.
+void sort_bucket(std::span<const Entry> from, std::span<Entry> to, unsigned low_bits) {
+  constexpr unsigned most_bits = 11;
+  std::array<std::uint32_t, (std::size_t{1} << most_bits) + 1> at{};
+  const auto n = from.size();
+  const auto width = static_cast<unsigned>(std::bit_width(n));  // sub-buckets of about four entries
+  const unsigned bits = std::min({low_bits, most_bits, width > 3 ? width - 2 : 1u});
+  const unsigned shift = low_bits - bits;
+  const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
+  for (const Entry& e : from) ++at[((e.key >> shift) & mask) + 1];
+  for (std::size_t d = 1; d <= mask + 1; ++d) at[d] += at[d - 1];  // at[d]: where sub-bucket d starts
+  for (const Entry& e : from) to[at[(e.key >> shift) & mask]++] = e;
+  // Sub-bucket d now ends at at[d], and starts where d - 1 ended.
+  std::uint32_t start = 0;
+  for (std::size_t d = 0; d <= mask; ++d) {
+    sort_run(to.subspan(start, at[d] - start));
+    start = at[d];
+  }
 }
 
 void bucket_sort(std::span<Entry> entries, std::span<Entry> scratch) {
@@ -71,8 +112,7 @@ void bucket_sort(std::span<Entry> entries, std::span<Entry> scratch) {
   parallel(0, buckets, 1, [&](const auto& r) {
     for (std::uint64_t b = r.begin(); b != r.end(); ++b) {
       const std::uint64_t begin = bucket_begin[b], end = bucket_begin[b + 1];
-      std::memcpy(entries.data() + begin, scratch.data() + begin, (end - begin) * sizeof(Entry));
-      std::sort(entries.begin() + static_cast<std::ptrdiff_t>(begin), entries.begin() + static_cast<std::ptrdiff_t>(end), by_key);
+      sort_bucket(scratch.subspan(begin, end - begin), entries.subspan(begin, end - begin), shift);
     }
   });
 }
