@@ -250,7 +250,7 @@ TEST_CASE("level table: the scratch after kept entries is lent once and zeroed b
   for (const Hash128& h : states(50000, 9))
     REQUIRE(table.insert(h, 5, 0, 0, [](std::uint32_t, std::uint32_t) { return true; }) != LevelTable::no_slot);
 
-  // No scratch when the pages beyond the entries were given back, or fewer than the entries are free.
+  // No scratch when the pages beyond the entries were given back; the free slots when fewer than the entries.
   LevelTable given;
   given.reserve(100000);
   Found found_given;
@@ -262,12 +262,19 @@ TEST_CASE("level table: the scratch after kept entries is lent once and zeroed b
   Found found_full;
   insert_all(full, states(3000, 4), 1, found_full);
   (void)take(full, found_full, LevelTable::Pages::keep);
-  REQUIRE(full.scratch().empty());
+  const std::span<LevelTable::Entry> partial = full.scratch();
+  REQUIRE(partial.size() == 4096 - 3000);
+  for (LevelTable::Entry& e : partial) e = {1, 99};
+  full.clear();
+  for (const Hash128& h : states(3000, 11))
+    REQUIRE(full.insert(h, 5, 0, 0, [](std::uint32_t, std::uint32_t) { return true; }) != LevelTable::no_slot);
 }
 
-TEST_CASE("level sort: bucketed through scratch or not, the order is by key", "[level-table]") {
-  const std::uint64_t n = GENERATE(10u, 5000u, 300000u);
-  const bool with_scratch = GENERATE(true, false);
+TEST_CASE("level sort: bucketed through scratch, in merged runs or not, the order is by key", "[level-table]") {
+  const std::uint64_t n = GENERATE(10u, 5000u, 100003u, 300000u);
+  // Scratch: none (a comparison sort), all of the level (buckets), half or a
+  // third of it (runs bucketed through it, then merged; the last run shorter).
+  const int scratch_share = GENERATE(0, 1, 2, 3);
   const bool clustered = GENERATE(false, true);
   // Keys like the search's: parent rank << 5 | transition id, distinct, parents dense.
   // Clustered: runs of 3,000 consecutive keys far apart, so that a bucket's
@@ -280,7 +287,7 @@ TEST_CASE("level sort: bucketed through scratch or not, the order is by key", "[
       else if (rng() % 3 == 0) entries.push_back({parent << 5 | tid, entries.size()});
   std::vector<LevelTable::Entry> want = entries;
   std::shuffle(entries.begin(), entries.end(), rng);
-  std::vector<LevelTable::Entry> scratch(with_scratch ? n : 0);
+  std::vector<LevelTable::Entry> scratch(scratch_share == 0 ? 0 : n / scratch_share + 1);
   statecheck::detail::sort_by_key(entries, scratch);
   REQUIRE(entries.size() == want.size());
   for (std::size_t i = 0; i < want.size(); ++i) {

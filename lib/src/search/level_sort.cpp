@@ -117,11 +117,48 @@ void bucket_sort(std::span<Entry> entries, std::span<Entry> scratch) {
   });
 }
 
+/// `entries`, whose first `sorted` are in key order and the rest too, all in
+/// key order: the rest (at most scratch's size) is copied out and merged
+/// with the first part from the top down, so no entry is overwritten before
+/// it is read. Without a branch on which side an entry comes from.
+void merge_back(std::span<Entry> entries, std::size_t sorted, std::span<Entry> scratch) {
+  const std::size_t rest = entries.size() - sorted;
+  std::memcpy(scratch.data(), entries.data() + sorted, rest * sizeof(Entry));
+  std::size_t left = sorted, right = rest, out = entries.size();
+  while (right != 0) {
+    const bool from_left = left != 0 && entries[left - 1].key > scratch[right - 1].key;
+    entries[--out] = from_left ? entries[left - 1] : scratch[right - 1];
+    left -= from_left ? 1 : 0;
+    right -= from_left ? 0 : 1;
+  }
+}
+
+/// Scratch smaller than the level (the table more than half full): the level
+/// is cut into runs of at most scratch's size, each bucket-sorted through it,
+/// and each run is merged onto the runs before it (merge_back). The table
+/// keeps a third of its slots free at least, so there are at most three runs
+/// from the search; the merges are sequential, a few ns an entry.
+void sort_in_runs(std::span<Entry> entries, std::span<Entry> scratch) {
+  const std::size_t n = entries.size();
+  const std::size_t runs = (n + scratch.size() - 1) / scratch.size();
+  const std::size_t run = (n + runs - 1) / runs;
+  for (std::size_t begin = 0; begin < n; begin += run) {
+    const std::span<Entry> part = entries.subspan(begin, std::min(run, n - begin));
+    if (part.size() >= 2 * bucket_entries) bucket_sort(part, scratch);
+    else std::sort(part.begin(), part.end(), by_key);
+  }
+  for (std::size_t begin = run; begin < n; begin += run) merge_back(entries.first(std::min(n, begin + run)), begin, scratch);
+}
+
 }  // namespace
 
 void sort_by_key(std::span<LevelTable::Entry> entries, std::span<LevelTable::Entry> scratch) {
   if (entries.size() >= 2 * bucket_entries && scratch.size() >= entries.size()) {
     bucket_sort(entries, scratch);
+    return;
+  }
+  if (entries.size() >= 2 * bucket_entries && scratch.size() >= std::max(entries.size() / 4, 2 * bucket_entries)) {
+    sort_in_runs(entries, scratch);
     return;
   }
   if constexpr (thread_sanitizer) std::sort(entries.begin(), entries.end(), by_key);

@@ -74,7 +74,7 @@ void LevelTable::allocate(std::uint64_t capacity) {
   mask_ = capacity - 1;
   limit_ = static_cast<std::uint64_t>(max_load * static_cast<double>(capacity));
   taken_ = false;
-  scratch_lent_ = false;
+  scratch_lent_ = 0;
 }
 
 void LevelTable::release() {
@@ -181,19 +181,19 @@ std::span<LevelTable::Entry> LevelTable::take_entries(Pages pages) {
 }
 
 std::span<LevelTable::Entry> LevelTable::scratch() {
-  if (!taken_ || pages_given_back_ || 2 * size_ > capacity()) return {};
-  scratch_lent_ = true;
-  return {entries() + size_, static_cast<std::size_t>(size_)};
+  if (!taken_ || pages_given_back_) return {};
+  scratch_lent_ = std::min(size_, capacity() - size_);
+  return {entries() + size_, static_cast<std::size_t>(scratch_lent_)};
 }
 
 void LevelTable::clear() {
   if (taken_) {
     // Only the entries' slots (and a lent scratch) hold anything: value-constructed slots are empty.
-    for_blocks(0, scratch_lent_ ? 2 * size_ : size_, [&](std::uint64_t b, std::uint64_t e) {
+    for_blocks(0, size_ + scratch_lent_, [&](std::uint64_t b, std::uint64_t e) {
       std::uninitialized_value_construct_n(slots_ + b, static_cast<std::size_t>(e - b));
     });
     taken_ = false;
-    scratch_lent_ = false;
+    scratch_lent_ = 0;
   } else if (size_ != 0) {
     for_blocks(0, capacity(), [&](std::uint64_t b, std::uint64_t e) {
       for (std::uint64_t i = b; i < e; ++i) slots_[i].tag.store(0, std::memory_order_relaxed);

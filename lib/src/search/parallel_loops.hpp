@@ -44,7 +44,8 @@ void parallel(std::uint64_t begin, std::uint64_t end, std::uint64_t grain, const
 }
 
 /// Sorts the level by discovery key (level_sort.cpp): bucketed through
-/// `scratch` when it holds as many entries, else a parallel comparison sort
+/// `scratch` when it holds as many entries, in runs bucketed through it and
+/// then merged when it holds a quarter, else a parallel comparison sort
 /// (sequential under TSan, which cannot see how tbb::parallel_sort orders memory).
 void sort_by_key(std::span<LevelTable::Entry> entries, std::span<LevelTable::Entry> scratch);
 

@@ -195,9 +195,10 @@ class LevelTable {
   /// level touches them: on filter N=7 that was half the run's kernel time.
   /// No insert until clear(); the span lives until then.
   std::span<Entry> take_entries(Pages pages);
-  /// After take_entries(keep): as many free, resident slots as there are
-  /// entries, right after them, for an out-of-place sort (clear() zeroes
-  /// them again); empty when the table lacks them or gave its pages back.
+  /// After take_entries(keep): the free, resident slots right after the
+  /// entries, as many as there are entries or all of them when fewer (at
+  /// least a third of the entries, at max_load), for the sort (clear() zeroes
+  /// them again); empty when the table gave its pages back.
   std::span<Entry> scratch();
   /// Empties the table for the next level, keeping its capacity (after
   /// take_entries, only what the entries occupied is zeroed).
@@ -260,7 +261,7 @@ class LevelTable {
   std::atomic<bool> full_{false};
   bool taken_ = false;             // take_entries() ran since the last clear()
   bool pages_given_back_ = false;  // and gave back the pages beyond the entries
-  bool scratch_lent_ = false;      // scratch() handed out the slots after the entries
+  std::uint64_t scratch_lent_ = 0;  // slots after the entries that scratch() handed out
   // On a cache line of its own: every insert reads slots_ and mask_, and a
   // claim by one worker would otherwise take that line from the others.
   alignas(64) std::atomic<std::uint64_t> claimed_{0};
