@@ -6,8 +6,7 @@
 // to counts that are not powers of two, and checkpoint tables that cannot be
 // this class's. Then ordered probing: one layout for any insert order, a table
 // at its fullest, and checkpoints written in another order. Last, the level
-// end's uncounted inserts into both kinds of set: the fingerprints and
-// --exact's encodings.
+// end's uncounted inserts (--exact's set: exact_set_test.cpp).
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
@@ -16,10 +15,8 @@
 #include <thread>
 #include <vector>
 
-#include "statecheck/detail/exact_set.hpp"
 #include "statecheck/detail/visited_set.hpp"
 
-using statecheck::detail::ExactSet;
 using statecheck::detail::Hash128;
 using statecheck::detail::VisitedSet;
 
@@ -383,33 +380,4 @@ TEST_CASE("visited set: restore orders a table written in another order", "[visi
   VisitedSet other(64 * mib);
   REQUIRE_FALSE(other.restore(1, twice, 2, 0));
   REQUIRE(other.size() == 0);
-}
-
-TEST_CASE("exact set: uncounted inserts from two threads count once per batch", "[visited]") {
-  // --exact's level end: each thread inserts its own ids uncounted and adds
-  // its count once; size() must be the ids inserted, each one found.
-  constexpr std::uint64_t n = 20000;
-  ExactSet set(sizeof(std::uint64_t));
-  set.reserve(n);
-  for (std::uint64_t id = 0; id < n; ++id) std::memcpy(set.encoding_slot(id), &id, sizeof id);
-  auto insert_range = [&](std::uint64_t begin, std::uint64_t end) {
-    for (std::uint64_t id = begin; id < end; ++id)
-      set.insert_uncounted(id, statecheck::detail::hash_bytes(set.encoding_slot(id), sizeof id));
-    set.add_counts(end - begin);
-  };
-  std::thread other(insert_range, n / 2, n);
-  insert_range(0, n / 2);
-  other.join();
-  REQUIRE(set.size() == n);
-  for (std::uint64_t id = 0; id < n; ++id) {
-    const std::uint64_t missing = id + n;  // an encoding never inserted
-    REQUIRE(set.contains(statecheck::detail::hash_bytes(set.encoding_slot(id), sizeof id), set.encoding_slot(id)));
-    const auto* bytes = reinterpret_cast<const std::byte*>(&missing);
-    REQUIRE_FALSE(set.contains(statecheck::detail::hash_bytes(bytes, sizeof missing), bytes));
-  }
-  set.reserve(n + 1);  // insert() counts itself
-  const std::uint64_t last = n;
-  std::memcpy(set.encoding_slot(n), &last, sizeof last);
-  set.insert(n, statecheck::detail::hash_bytes(set.encoding_slot(n), sizeof last));
-  REQUIRE(set.size() == n + 1);
 }
