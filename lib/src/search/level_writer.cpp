@@ -108,7 +108,7 @@ void LevelWriter::insert_fingerprints(std::span<const Hash128> hashes) {
           Hash128& slot = ring[pending % prefetch_ahead];
           if (pending >= prefetch_ahead) insert(slot);
           slot = picked[k];
-          visited->prefetch(slot);
+          visited->prefetch_for_insert(slot);
         }
       }
       for (std::uint64_t k = pending > prefetch_ahead ? pending - prefetch_ahead : 0; k != pending; ++k)
