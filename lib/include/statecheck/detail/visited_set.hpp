@@ -99,11 +99,13 @@ class VisitedSet {
   /// home's line and the two after it. An insert reads on from where its word
   /// goes to the first empty slot (at the 0.75 to 0.9 a big run keeps, some
   /// 10 to 50 slots), and without this those lines came one after the other:
-  /// half of place()'s samples waited on them (filter N=7, 2026-12-03).
+  /// half of place()'s samples waited on them (filter N=7, 2026-12-03). A
+  /// read prefetch, as measured: one task inserts into a segment, so its
+  /// lines arrive unshared and are written without a further fetch.
   void prefetch_for_insert(const Hash128& h) const {
     const std::atomic<std::uint64_t>* segment = segments_[segment_of(h.lo, segment_count_)];
     for (std::uint64_t line = 0; line < insert_prefetch_lines; ++line)
-      __builtin_prefetch(&segment[(h.hi + line * slots_per_line) & segment_mask], 1);
+      __builtin_prefetch(&segment[(h.hi + line * slots_per_line) & segment_mask]);
   }
 
   /// Inserts one state; not concurrent with other inserts (see group_of()).
