@@ -28,6 +28,7 @@ set(STATECHECK_PUBLIC_HEADERS
   spec.hpp
   statecheck.hpp
   symmetry.hpp
+  time.hpp
   trace_walk.hpp
   value.hpp
 )
@@ -42,8 +43,10 @@ set(STATECHECK_DETAIL_HEADERS  # what the public headers include
   detail/model_ops.hpp
   detail/search.hpp
   detail/choice.hpp
+  detail/clocks.hpp
   detail/spec_checks.hpp
   detail/symmetry_types.hpp
+  detail/time_step.hpp
   detail/transitions.hpp
   detail/visited_set.hpp
   detail/worker.hpp

@@ -11,6 +11,7 @@
 // int (an index for choices) so the command line can validate it generically.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <string>
 #include <utility>
@@ -19,7 +20,7 @@
 namespace statecheck {
 
 struct ConstantInfo {
-  enum class Kind { integer, boolean, choice };
+  enum class Kind { integer, boolean, choice, time_span };  // a time_span (a duration) is held in milliseconds
   std::string name;
   std::string help;
   Kind kind = Kind::integer;
@@ -31,9 +32,9 @@ struct ConstantInfo {
   /// Parses `text` into a value; on failure returns false and sets a one-line
   /// error naming the problem and the accepted values.
   bool parse(const std::string& text, int& value, std::string& error) const;
-  /// The value as a user writes it: `4`, `true`, `patched`.
+  /// The value as a user writes it: `4`, `true`, `patched`, `12m`.
   std::string text(int value) const;
-  /// The accepted values: `1..10`, `true|false`, `as-is|patched`.
+  /// The accepted values: `1..10`, `true|false`, `as-is|patched`, `1s..2h`.
   std::string domain() const;
   /// "" when the default is in the declared domain; else why not, one line.
   std::string default_problem() const;
@@ -60,6 +61,17 @@ constant<Config> boolean(std::string name, bool Config::*member, std::string hel
   return {{std::move(name), std::move(help), ConstantInfo::Kind::boolean, 0, 1, {}, 0},
           [member](Config& c, int v) { c.*member = v != 0; },
           [member](const Config& c) { return c.*member ? 1 : 0; }};
+}
+
+/// A duration within lo..hi, written `500ms`, `30s`, `12m`, `2h` or `1h30m`
+/// (statecheck/time.hpp); held in whole milliseconds, at most 2^31 - 1.
+template <class Config>
+constant<Config> duration_constant(std::string name, std::chrono::milliseconds Config::*member,
+                                   std::chrono::milliseconds lo, std::chrono::milliseconds hi, std::string help) {
+  return {{std::move(name), std::move(help), ConstantInfo::Kind::time_span, static_cast<int>(lo.count()),
+           static_cast<int>(hi.count()), {}, 0},
+          [member](Config& c, int v) { c.*member = std::chrono::milliseconds(v); },
+          [member](const Config& c) { return static_cast<int>((c.*member).count()); }};
 }
 
 /// One of a list of names, each standing for a value of the member's type.

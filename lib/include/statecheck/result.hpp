@@ -81,12 +81,22 @@ struct TraceStep {
   Value state;
   std::string actor;   // the parameter naming who acts ("" when none): ModelOps::action_actors
   std::string target;  // the parameter naming whom the step reaches ("" when none): ModelOps::action_targets
+  std::int64_t delay_ms = 0;  // a timed spec's time step: the time it lets pass (its label is "+30 s")
 };
 
+/// A timed trace's time at each step: the delays of the time steps summed, in ms.
+inline std::vector<std::int64_t> trace_times(const std::vector<TraceStep>& trace) {
+  std::vector<std::int64_t> times;
+  std::int64_t now = 0;
+  for (const TraceStep& step : trace) times.push_back(now += step.delay_ms);
+  return times;
+}
+
 struct Violation {
-  enum class Kind { invariant, deadlock, goal };
+  /// timelock: a timed spec's state where no action is enabled and a deadline keeps time from passing.
+  enum class Kind { invariant, deadlock, goal, timelock };
   Kind kind = Kind::invariant;
-  std::string property;          // invariant or goal name; "Deadlock" for a deadlock
+  std::string property;          // invariant or goal name; "Deadlock" for a deadlock; a timelock's deadline
   std::vector<TraceStep> trace;  // empty for an unreached goal
   std::size_t length() const { return trace.empty() ? 0 : trace.size() - 1; }
 };

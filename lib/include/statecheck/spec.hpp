@@ -32,6 +32,8 @@
 #include "statecheck/action.hpp"
 #include "statecheck/member_traits.hpp"
 #include "statecheck/symmetry.hpp"
+#include "statecheck/detail/clocks.hpp"
+#include "statecheck/time.hpp"
 
 namespace statecheck {
 
@@ -142,10 +144,11 @@ goals_t<G...> reachable(G... g) { return {std::make_tuple(std::move(g)...)}; }
 
 /// A complete spec; built by statecheck::spec<State>(...).
 template <class State, class Init, class Actions, class Invariants, class Goals, class Constraint,
-          class Symmetry = symmetry_t<>>
+          class Symmetry = symmetry_t<>, class Time = detail::untimed_t>
 struct spec_t {
   using state_type = State;
   using symmetry_type = Symmetry;
+  using time_type = Time;
   std::string_view name;
   Init init;
   Actions actions;        // actions_t<...>
@@ -154,6 +157,8 @@ struct spec_t {
   Constraint constraint;  // constraint_t<Fn> or no_constraint
   bool deadlock_allowed = false;
   Symmetry symmetry{};    // symmetry_t<Tags...>: the ranges declared symmetric<Tag>(first, count)
+  Time time{};            // detail::timed_t<...> (the timing, the deadlines) when the state holds clocks
+  static constexpr bool timed = !std::is_same_v<Time, detail::untimed_t>;
   static constexpr bool has_constraint = !std::is_same_v<Constraint, no_constraint>;
   static constexpr bool has_symmetry = Symmetry::kinds > 0;
   static constexpr bool constraint_prunes = [] {
@@ -195,6 +200,30 @@ template <class T> struct is_goals_part : is_instance<goals_t, T> {};
 template <class T> struct is_constraint_part : std::bool_constant<is_constraint<T>> {};
 template <class T> struct is_deadlock_part : std::is_same<T, allow_deadlock_t> {};
 template <class T> struct is_symmetric_part : is_instance<symmetric_t, T> {};
+template <class T> struct is_timing_part : std::is_same<T, timing> {};
+template <class T> struct is_deadlines_part : is_instance<deadlines_t, T> {};
+template <class T> struct is_timelock_part : std::is_same<T, allow_timelock_t> {};
+
+/// The spec's time (detail/time_step.hpp): untimed_t, or the timing and
+/// deadlines of a state that holds clocks.
+template <class State, class... Parts>
+auto collect_time(const Parts&... parts) {
+  constexpr bool clocks = holds_clocks<State>;
+  constexpr bool given = (is_timing_part<Parts>::value || ...);
+  static_assert(!clocks || given, "statecheck::spec: the state holds a statecheck::clock: add the spec's "
+                                  "statecheck::timing (its time unit and bounds) to the spec's parts");
+  static_assert(clocks || !given, "statecheck::spec: a statecheck::timing is given but the state holds no "
+                                  "statecheck::clock; drop the timing, or give the state its clocks");
+  static_assert(clocks || !(is_deadlines_part<Parts>::value || ...),
+                "statecheck::spec: deadlines(...) need a state with statecheck::clock members");
+  if constexpr (clocks) {
+    auto deadlines_part = pick<is_deadlines_part>(deadlines_t<>{}, parts...);
+    return timed_t<decltype(deadlines_part)>{pick<is_timing_part>(0, parts...), deadlines_part,
+                                             (is_timelock_part<Parts>::value || ...)};
+  } else {
+    return untimed_t{};
+  }
+}
 
 template <class... Parts>
 struct symmetry_parts {
@@ -240,7 +269,9 @@ namespace statecheck {
 /// Builds a spec from its parts, in any order: init(...) and actions(...) are
 /// required; invariants(...), reachable(...), constraint(...),
 /// allow_deadlock and symmetric<Tag>(n) (statecheck/symmetry.hpp; a kind
-/// may be given in several disjoint ranges) are optional.
+/// may be given in several disjoint ranges) are optional. A state that holds
+/// clocks needs its timing, and may add deadlines(...) and allow_timelock
+/// (statecheck/time.hpp).
 template <class State, class... Parts>
 auto spec(std::string_view name, Parts... parts) {
   detail::check_state_type<State>();
@@ -255,10 +286,12 @@ auto spec(std::string_view name, Parts... parts) {
   auto constraint_part = detail::pick<detail::is_constraint_part>(no_constraint{}, parts...);
   constexpr bool deadlock_ok = (detail::is_deadlock_part<Parts>::value || ...);
   auto symmetry_part = detail::collect_symmetry(parts...);
+  auto time_part = detail::collect_time<State>(parts...);
   detail::check_parts<State>(init_part, actions_part, invariants_part, goals_part, constraint_part);
   return spec_t<State, decltype(init_part), decltype(actions_part), decltype(invariants_part),
-                decltype(goals_part), decltype(constraint_part), decltype(symmetry_part)>{
-      name, init_part, actions_part, invariants_part, goals_part, constraint_part, deadlock_ok, symmetry_part};
+                decltype(goals_part), decltype(constraint_part), decltype(symmetry_part), decltype(time_part)>{
+      name,         init_part,   actions_part,  invariants_part, goals_part,
+      constraint_part, deadlock_ok, symmetry_part, time_part};
 }
 
 }  // namespace statecheck

@@ -8,3 +8,4 @@
 #include "statecheck/registry.hpp"
 #include "statecheck/spec.hpp"
 #include "statecheck/symmetry.hpp"
+#include "statecheck/time.hpp"

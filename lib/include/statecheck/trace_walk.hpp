@@ -39,6 +39,9 @@ class TraceWalk {
   bool violates(const std::string& invariant) const;
   /// No transition is enabled in the current state.
   bool deadlocked() const;
+  /// A timed spec's deadline that keeps time from passing in the current
+  /// state ("" when none does): with deadlocked(), a timelock.
+  std::string blocking_deadline() const;
 
  private:
   Impl* impl_;

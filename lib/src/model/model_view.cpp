@@ -118,6 +118,7 @@ TraceStep ModelView::trace_step(std::uint32_t tid, const OwnedState& before, con
   step.params = info.params;
   step.actor = ops_.action_actors[info.action];
   step.target = ops_.action_targets[info.action];
+  step.delay_ms = info.delay_ms;
   step.state = value(after);
   return step;
 }

@@ -65,6 +65,10 @@ class ModelView {
     });
   }
   bool expandable(const OwnedState& s) const { return ops_.expandable(ops_.model, s.bytes()); }
+  /// A timed spec's deadline that keeps time from passing in `s`; "" when none does (or untimed).
+  std::string blocking_deadline(const OwnedState& s) const {
+    return ops_.blocking_deadline == nullptr ? std::string() : ops_.blocking_deadline(ops_.model, s.bytes());
+  }
 
   /// The first invariant in `mask` that `s` violates, by declaration order.
   std::optional<std::uint32_t> violated_invariant(const OwnedState& s, std::uint64_t mask) const;

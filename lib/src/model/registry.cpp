@@ -7,6 +7,7 @@
 
 #include "report/clip.hpp"
 #include "statecheck/detail/domains.hpp"
+#include "statecheck/time.hpp"
 
 namespace statecheck {
 
@@ -131,6 +132,20 @@ bool ConstantInfo::parse(const std::string& text, int& value, std::string& error
       value = static_cast<int>(v);
       return true;
     }
+    case Kind::time_span: {
+      duration d{};
+      std::string why;
+      if (!parse_duration(text, d, why)) {
+        error = "constant " + name + " takes a duration in " + domain() + ": " + why;
+        return false;
+      }
+      if (d.count() < lo || d.count() > hi) {
+        error = "constant " + name + "=" + detail::clipped(text) + " is out of range; use a duration in " + domain();
+        return false;
+      }
+      value = static_cast<int>(d.count());
+      return true;
+    }
     case Kind::boolean:
       if (text == "true" || text == "1" || text == "yes" || text == "on") value = 1;
       else if (text == "false" || text == "0" || text == "no" || text == "off") value = 0;
@@ -155,6 +170,7 @@ bool ConstantInfo::parse(const std::string& text, int& value, std::string& error
 std::string ConstantInfo::text(int value) const {
   switch (kind) {
     case Kind::integer: return std::to_string(value);
+    case Kind::time_span: return duration_setting(duration(value));
     case Kind::boolean: return value != 0 ? "true" : "false";
     case Kind::choice: return value >= 0 && value < static_cast<int>(choices.size()) ? choices[static_cast<std::size_t>(value)] : "?";
   }
@@ -164,12 +180,13 @@ std::string ConstantInfo::text(int value) const {
 std::string ConstantInfo::default_problem() const {
   if (default_value >= lo && default_value <= hi) return "";
   if (kind == Kind::choice) return "the default of constant " + name + " is none of " + domain();
-  return "constant " + name + " has the default " + std::to_string(default_value) + ", outside its range " + domain();
+  return "constant " + name + " has the default " + text(default_value) + ", outside its range " + domain();
 }
 
 std::string ConstantInfo::domain() const {
   switch (kind) {
     case Kind::integer: return std::to_string(lo) + ".." + std::to_string(hi);
+    case Kind::time_span: return duration_setting(duration(lo)) + ".." + duration_setting(duration(hi));
     case Kind::boolean: return "true|false";
     case Kind::choice: {
       std::string s;

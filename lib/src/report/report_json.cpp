@@ -39,6 +39,8 @@ ordered_json value_json(const Value& v) {
 
 ordered_json trace_json(const std::vector<TraceStep>& trace) {
   ordered_json steps = ordered_json::array();
+  const std::vector<std::int64_t> times = trace_times(trace);
+  const bool timed = times.empty() ? false : times.back() > 0;  // some step let time pass
   for (std::size_t i = 0; i < trace.size(); ++i) {
     const TraceStep& s = trace[i];
     ordered_json params = ordered_json::object();
@@ -48,6 +50,8 @@ ordered_json trace_json(const std::vector<TraceStep>& trace) {
                          {"params", params}};
     if (i != 0 && !s.actor.empty()) step["actor"] = s.actor;  // optional: the parameter naming who acts
     if (i != 0 && !s.target.empty()) step["sends_to"] = s.target;  // optional: the parameter naming whom it reaches
+    if (s.delay_ms > 0) step["delay_ms"] = s.delay_ms;  // optional: a time step's delay
+    if (timed) step["time_ms"] = times[i];              // optional: the time since the initial state
     step["state"] = value_json(s.state);
     steps.push_back(std::move(step));
   }
@@ -76,6 +80,7 @@ const char* kind_name(Violation::Kind k) {
     case Violation::Kind::invariant: return "invariant";
     case Violation::Kind::deadlock: return "deadlock";
     case Violation::Kind::goal: return "goal";
+    case Violation::Kind::timelock: return "timelock";
   }
   return "?";
 }

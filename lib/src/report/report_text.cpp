@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "statecheck/report.hpp"
+#include "statecheck/time.hpp"
 
 namespace statecheck {
 
@@ -149,6 +150,9 @@ std::string verdict(const CheckResult& r) {
       return "violation: invariant " + v.property + " fails after " + std::to_string(v.length()) + " steps";
     case Violation::Kind::deadlock:
       return "violation: deadlock after " + std::to_string(v.length()) + " steps";
+    case Violation::Kind::timelock:
+      return "violation: timelock after " + std::to_string(v.length()) + " steps: no action is enabled and deadline " +
+             v.property + " keeps time from passing";
     case Violation::Kind::goal:
       return "violation: goal " + v.property + " is never reached" +
              (r.depth_bounded ? " within depth " + std::to_string(r.stats.depth) + " (--max-depth)" : "");
@@ -246,8 +250,11 @@ std::vector<Field> flatten(const Value& state) {
 
 void print_trace(std::ostream& out, const std::vector<TraceStep>& trace) {
   FieldMap previous;
+  const std::vector<std::int64_t> times = trace_times(trace);
   for (std::size_t i = 0; i < trace.size(); ++i) {
-    out << "  " << i << ": " << (i == 0 ? "initial state" : trace[i].label) << "\n";
+    out << "  " << i << ": " << (i == 0 ? "initial state" : trace[i].label);
+    if (trace[i].delay_ms > 0) out << "  (t = " << duration_text(duration(times[i])) << ")";
+    out << "\n";
     FieldMap current;
     for (Field& f : flatten(trace[i].state)) {
       const auto it = previous.find(f.path);

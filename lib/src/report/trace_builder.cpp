@@ -7,10 +7,15 @@
 #include <optional>
 
 #include "statecheck/report.hpp"
+#include "statecheck/time.hpp"
 
 namespace statecheck::detail {
 
 std::string transition_label(const TransitionInfo& info) {
+  if (info.delay_ms > 0) {  // the time step; appended: `"+" + text` makes GCC 12 warn -Wrestrict (bug 105329)
+    std::string label(1, '+');
+    return label += duration_text(duration(info.delay_ms));
+  }
   std::string label = info.action_name;
   if (info.params.empty()) return label;
   label += '(';
@@ -235,6 +240,7 @@ std::vector<TraceStep> TraceBuilder::build(const std::vector<std::uint32_t>& pat
       step.params = info.params;
       step.actor = ops_.action_actors[info.action];
       step.target = ops_.action_targets[info.action];
+      step.delay_ms = info.delay_ms;
       step.state = ops_.to_value(ops_.model, state.get());
       steps.push_back(std::move(step));
     }

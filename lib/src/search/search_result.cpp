@@ -126,6 +126,16 @@ std::vector<std::uint32_t> SearchState::readable_path(const std::string& propert
   return std::move(chosen->path);
 }
 
+/// A dead end of a timed spec where a deadline keeps time from passing is a
+/// timelock, reported with that deadline's name.
+void SearchState::name_timelock(Violation& v, const std::vector<std::byte>& state) const {
+  if (ops.blocking_deadline == nullptr || state.empty()) return;
+  const std::string deadline = ops.blocking_deadline(ops.model, state.data());
+  if (deadline.empty()) return;
+  v.kind = Violation::Kind::timelock;
+  v.property = deadline;
+}
+
 void SearchState::report_violation(Violation::Kind kind, const std::string& property, Location at) {
   result.outcome = Outcome::violation;
   result.violation = Violation{kind, property, {}};
@@ -137,7 +147,9 @@ void SearchState::report_violation(Violation::Kind kind, const std::string& prop
     result.warnings.push_back("with several processes the trace is the first shortest one found (--trace "
                               "fewest-switches needs one process)");
   const bool chosen = !path.empty();
-  std::vector<TraceStep> steps = trace_to(at, true, nullptr, std::move(path));
+  std::vector<std::byte> last;
+  std::vector<TraceStep> steps = trace_to(at, true, &last, std::move(path));
+  if (kind == Violation::Kind::deadlock && result.violation) name_timelock(*result.violation, last);
   // Under symmetry the concrete trace renames the chosen one step by step; it must switch as often.
   if (chosen && result.violation && actor_switches(steps) != claimed)
     result.warnings.push_back("the most readable trace was counted with " + std::to_string(claimed) +
@@ -181,7 +193,8 @@ bool SearchState::report_expansion_failures() {
     fail_with_error({level, error_rank}, message, "", error_tid);
     return false;
   }
-  if (dead != Worker::none && options.check_deadlock && !ops.deadlock_allowed) {
+  // A timed spec's expansion leaves out the dead ends it allows (Model::note_dead_end).
+  if (dead != Worker::none && options.check_deadlock && (ops.time_unit_ms > 0 || !ops.deadlock_allowed)) {
     report_violation(Violation::Kind::deadlock, "Deadlock", {level, dead});
     return false;
   }

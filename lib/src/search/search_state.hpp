@@ -63,6 +63,7 @@ class SearchState {
   // its trace rebuilt from the trace log; nothing else writes the outcome.
   static void merge_outcome(CheckOutcome& best, const CheckOutcome& o);
   void report_violation(Violation::Kind kind, const std::string& property, Location at);
+  void name_timelock(Violation& v, const std::vector<std::byte>& state) const;
   void fail_with_error(Location at, const std::string& message, const std::string& where,
                        std::optional<std::uint32_t> tid);
   void fail_in_init(std::uint64_t combination, const std::string& message);

@@ -95,9 +95,12 @@ SavedTrace parse_saved_trace(std::string_view text) {
   const std::string kind = field(violation, "violation", "kind", &ordered_json::is_string, "a string").get<std::string>();
   t.property = field(violation, "violation", "property", &ordered_json::is_string, "a string").get<std::string>();
   if (kind == "goal") throw config_error("goal " + t.property + " was never reached: a goal violation has no trace to replay");
-  if (kind != "invariant" && kind != "deadlock")
-    throw config_error("field 'violation.kind' must be \"invariant\", \"deadlock\" or \"goal\", not \"" + kind + "\"");
-  t.kind = kind == "invariant" ? Violation::Kind::invariant : Violation::Kind::deadlock;
+  if (kind != "invariant" && kind != "deadlock" && kind != "timelock")
+    throw config_error("field 'violation.kind' must be \"invariant\", \"deadlock\", \"timelock\" or \"goal\", not \"" +
+                       kind + "\"");
+  t.kind = kind == "invariant" ? Violation::Kind::invariant
+           : kind == "deadlock" ? Violation::Kind::deadlock
+                                : Violation::Kind::timelock;
   const ordered_json& trace = field(violation, "violation", "trace", &ordered_json::is_array, "an array");
   if (trace.empty()) throw config_error("field 'violation.trace' has no steps: there is nothing to replay");
   for (std::size_t i = 0; i < trace.size(); ++i) t.steps.push_back(parse_step(trace[i], i));
@@ -209,14 +212,22 @@ void check_property(const ModelView& view, const SavedTrace& saved, const OwnedS
   const std::string at = " in the last state (step " + std::to_string(length) + ")";
   r.verdict = ReplayResult::Verdict::differs;
   r.step = length;
-  if (saved.kind == Violation::Kind::deadlock) {
+  if (saved.kind == Violation::Kind::deadlock || saved.kind == Violation::Kind::timelock) {
+    const bool timelock = saved.kind == Violation::Kind::timelock;
+    const std::string none = timelock ? "no timelock" : "no deadlock";
     const std::vector<std::uint32_t> enabled = view.enabled(last);
-    if (!view.expandable(last)) r.message = "no deadlock" + at + ": it is outside the spec's constraint";
-    else if (!enabled.empty()) r.message = "no deadlock" + at + ": " + view.label(enabled.front(), last) + " is enabled";
+    const std::string blocking = view.blocking_deadline(last);
+    if (!view.expandable(last)) r.message = none + at + ": it is outside the spec's constraint";
+    else if (!enabled.empty()) r.message = none + at + ": " + view.label(enabled.front(), last) + " is enabled";
+    else if (timelock && blocking != saved.property)
+      r.message = none + at + ": " + (blocking.empty() ? "no deadline keeps time from passing"
+                                                         : "deadline " + blocking + " keeps time from passing, not " + saved.property);
+    else if (!timelock && !blocking.empty())
+      r.message = none + at + ": it is a timelock (deadline " + blocking + " keeps time from passing)";
     else {
       r.verdict = ReplayResult::Verdict::reproduces;
       r.step.reset();
-      r.message = "deadlock after " + std::to_string(length) + " steps";
+      r.message = (timelock ? "timelock after " : "deadlock after ") + std::to_string(length) + " steps";
     }
     return;
   }
@@ -254,7 +265,9 @@ ReplayResult replay(const ModelView& view, const SavedTrace& saved) {
       current = std::move(next);
     }
     --i;
-    where = saved.kind == Violation::Kind::deadlock ? "the deadlock check" : "invariant " + saved.property;
+    where = saved.kind == Violation::Kind::deadlock   ? "the deadlock check"
+            : saved.kind == Violation::Kind::timelock ? "deadline " + saved.property
+                                                      : "invariant " + saved.property;
     check_property(view, saved, *current, r);
   } catch (const std::exception& e) {
     spec_threw(r, i, where, e.what());

@@ -28,10 +28,10 @@ std::uint64_t mix64(std::uint64_t z) {
 
 /// What the lowest-numbered failing walk found, kept to rebuild its trace.
 struct Failure {
-  enum class Kind { invariant, deadlock, error };
+  enum class Kind { invariant, deadlock, timelock, error };
   std::uint64_t walk = no_walk;
   Kind kind = Kind::error;
-  std::string property;  // invariant name; "Deadlock"
+  std::string property;  // invariant name; "Deadlock"; a timelock's deadline
   std::string message;   // for an error
   std::string where;
   std::uint32_t combination = 0;
@@ -63,7 +63,6 @@ class Simulation {
       : view_(ops), options_(options), mask_(invariant_mask(ops, options.invariants)) {
     if (options.runs == 0) throw config_error("--runs must be at least 1: the number of random walks");
     if (options.depth == 0) throw config_error("--depth must be at least 1: the most steps a walk takes");
-    check_deadlock_ = options.check_deadlock && !ops.deadlock_allowed;
     result_.threads = options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     result_.threads = static_cast<unsigned>(std::min<std::uint64_t>(result_.threads, std::min(options.runs, block_walks)));
   }
@@ -167,9 +166,8 @@ class Simulation {
         if (k.path.size() == options_.depth || !view_.expandable(k.state)) break;
         where = "action";
         const std::size_t dropped = view_.enabled(k.state, k.enabled, k.scratch);
-        if (k.enabled.empty()) {  // a deadlock, unless a tlc_constraint dropped every successor
-          if (check_deadlock_ && dropped == 0)
-            fail({w, Failure::Kind::deadlock, "Deadlock", {}, {}, combination, k.path});
+        if (k.enabled.empty()) {  // a deadlock or timelock, unless a tlc_constraint dropped every successor
+          if (dropped == 0) note_dead_end(w, combination, k);
           break;
         }
         const std::uint32_t tid = k.enabled[random.below(static_cast<std::uint32_t>(k.enabled.size()))];
@@ -184,6 +182,19 @@ class Simulation {
       fail_with_exception(w, combination, k, where, non_std_exception);
     }
     return {static_cast<std::uint32_t>(k.path.size()), true};
+  }
+
+  /// A walk that ends where no step is enabled: a timed spec's timelock when
+  /// a deadline keeps time from passing, else a deadlock; each unless allowed.
+  void note_dead_end(std::uint64_t w, std::uint32_t combination, const Walker& k) {
+    if (!options_.check_deadlock) return;
+    const ModelOps& ops = view_.ops();
+    const std::string deadline = view_.blocking_deadline(k.state);
+    if (!deadline.empty()) {
+      if (!ops.timelock_allowed) fail({w, Failure::Kind::timelock, deadline, {}, {}, combination, k.path});
+    } else if (!ops.deadlock_allowed) {
+      fail({w, Failure::Kind::deadlock, "Deadlock", {}, {}, combination, k.path});
+    }
   }
 
   /// Appends a step to the walk's path; false when memory ran out, which
@@ -249,7 +260,9 @@ class Simulation {
       result_.error = SpecError{failure_.message, failure_.where, std::move(trace)};
     } else {
       result_.outcome = Outcome::violation;
-      const auto kind = failure_.kind == Failure::Kind::invariant ? Violation::Kind::invariant : Violation::Kind::deadlock;
+      const auto kind = failure_.kind == Failure::Kind::invariant  ? Violation::Kind::invariant
+                        : failure_.kind == Failure::Kind::timelock ? Violation::Kind::timelock
+                                                                   : Violation::Kind::deadlock;
       result_.violation = Violation{kind, failure_.property, std::move(trace)};
     }
   }
@@ -257,7 +270,6 @@ class Simulation {
   const ModelView view_;
   const SimulateOptions options_;
   const std::uint64_t mask_;
-  bool check_deadlock_ = true;
   std::vector<std::uint32_t> initial_;
   SimulateResult result_;
 

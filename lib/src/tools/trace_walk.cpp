@@ -53,6 +53,10 @@ bool TraceWalk::deadlocked() const {
   return impl_->state && impl_->view.enabled(*impl_->state).empty();
 }
 
+std::string TraceWalk::blocking_deadline() const {
+  return impl_->state ? impl_->view.blocking_deadline(*impl_->state) : std::string();
+}
+
 void walk_trace(const std::string& spec, const std::vector<std::pair<std::string, std::string>>& constants,
                 const std::function<void(TraceWalk&)>& walk) {
   const SpecEntry& entry = detail::find_spec(spec);

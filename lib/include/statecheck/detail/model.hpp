@@ -60,6 +60,12 @@ class Model {
     for (std::uint32_t t = 0; t < o.transitions; ++t) o.action_of_transition.push_back(table_.action_of(t));
     std::apply([&](const auto&... i) { (o.invariant_names.emplace_back(i.name), ...); }, spec_.invariants.list);
     std::apply([&](const auto&... g) { (o.goal_names.emplace_back(g.name), ...); }, spec_.goals.list);
+    if constexpr (Spec::timed) {
+      o.time_unit_ms = table_.time_step().unit_ms();
+      o.time_action = static_cast<std::uint32_t>(o.action_names.size() - 1);
+      o.timelock_allowed = spec_.time.timelock_allowed;
+      o.blocking_deadline = &Cold::blocking_deadline;
+    }
     o.initial = &initial<Spec::has_symmetry>;
     o.expand = &expand<Spec::has_symmetry>;
     o.check = &check;
@@ -214,7 +220,7 @@ class Model {
         });
         const std::size_t produced = w.end_state();
         w.generated += produced + pruned;
-        if (produced + pruned == 0) w.deadlock(rank);
+        if (produced + pruned == 0) note_dead_end(me, s, rank, w);
       } catch (const std::exception& e) {
         w.discard_state();
         w.error(rank, current, e.what());
@@ -224,6 +230,18 @@ class Model {
       }
     }
     w.flush();  // the chunk's successors still staged (several states' worth)
+  }
+
+  /// A state without successors: a deadlock, or in a timed spec a timelock
+  /// when a deadline keeps time from passing. A timed spec leaves out here
+  /// the kind it allows, so that the search meets the other kind's first
+  /// state; it tells the two apart again when it reports (blocking_deadline).
+  static void note_dead_end(const Model& me, const State& s, std::uint64_t rank, Worker& w) {
+    if constexpr (Spec::timed) {
+      const bool timelock = !me.table_.time_step().blocking_deadline(s).empty();
+      if (timelock ? me.spec_.time.timelock_allowed : me.spec_.deadlock_allowed) return;
+    }
+    w.deadlock(rank);
   }
 
   static void check(const void* m, const StateChunk& chunk, std::uint64_t mask, CheckOutcome& out) {

@@ -145,8 +145,29 @@ struct ModelCold {
     });
   }
 
-  static Value value_of(const void*, const std::byte* state) {
-    return to_value(*std::launder(reinterpret_cast<const State*>(state)));
+  static Value value_of(const void* m, const std::byte* state) {
+    if constexpr (M::spec_type::timed) {
+      const printing_time_unit unit(self(m).spec_.time.clock_timing.unit());  // clocks print in real units
+      return to_value(*std::launder(reinterpret_cast<const State*>(state)));
+    } else {
+      (void)m;
+      return to_value(*std::launder(reinterpret_cast<const State*>(state)));
+    }
+  }
+
+  static std::string blocking_deadline(const void* m, const std::byte* state) {
+    if constexpr (M::spec_type::timed) {
+      std::string name;
+      as_std_exception([&] {
+        name = self(m).table_.time_step().blocking_deadline(*std::launder(reinterpret_cast<const State*>(state)));
+        return true;
+      });
+      return name;
+    } else {
+      (void)m;
+      (void)state;
+      return "";
+    }
   }
 
   static bool equal(const std::byte* a, const std::byte* b) {

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -40,7 +41,11 @@ struct TransitionInfo {
   std::string action_name;
   std::vector<std::pair<std::string, Value>> params;
   bool depends_on_state = false;  // a choice: its value is named only when described with a state
+  std::int64_t delay_ms = 0;      // the engine's time step: its delay, labelled "+30 s"; 0 for the spec's actions
 };
+
+/// The name of the action in which time passes (detail/time_step.hpp), after a timed spec's own.
+inline constexpr std::string_view time_action_name = "time";
 
 /// A contiguous run of frontier states handed to the spec for expansion.
 struct StateChunk {
@@ -101,6 +106,11 @@ struct ModelOps {
   std::vector<std::uint32_t> action_of_transition;
   std::vector<std::string> invariant_names;
   std::vector<std::string> goal_names;
+  /// A timed spec (statecheck/time.hpp): its time unit in milliseconds, and
+  /// the index of its time action (the last); 0 and none for an untimed spec.
+  std::int64_t time_unit_ms = 0;
+  std::uint32_t time_action = ~std::uint32_t{0};
+  bool timelock_allowed = false;
 
   // Per chunk (hot, called by worker threads).
   void (*initial)(const void* model, Worker& w) = nullptr;
@@ -124,6 +134,9 @@ struct ModelOps {
   /// may be null) also the value a choice picks there.
   TransitionInfo (*describe)(const void* model, const std::byte* state, std::uint32_t tid) = nullptr;
   Value (*to_value)(const void* model, const std::byte* state) = nullptr;
+  /// Timed specs: the deadline that keeps time from passing in `state` ("" when
+  /// none does): a state without successors is then a timelock, not a deadlock.
+  std::string (*blocking_deadline)(const void* model, const std::byte* state) = nullptr;
   bool (*equal)(const std::byte* a, const std::byte* b) = nullptr;
 
   // Symmetry (statecheck/symmetry.hpp); all empty or null when the spec declares none.

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -20,6 +21,7 @@
 #include "statecheck/detail/choice.hpp"
 #include "statecheck/detail/domains.hpp"
 #include "statecheck/detail/model_ops.hpp"
+#include "statecheck/detail/time_step.hpp"
 #include "statecheck/member_traits.hpp"
 #include "statecheck/spec.hpp"
 
@@ -78,15 +80,29 @@ Value printed(const V& v) {
   else return Value::name("?");
 }
 
+/// The time step of a spec whose Time is `Time` (none for an untimed spec).
+template <class State, class Time>
+struct time_step_of {
+  struct none {};
+  using type = none;
+};
+template <class State, class Deadlines>
+struct time_step_of<State, timed_t<Deadlines>> {
+  using type = TimeStep<State, Deadlines>;
+};
+
 template <class Spec>
 class TransitionTable {
  public:
   using State = typename Spec::state_type;
+  static constexpr bool timed = Spec::timed;
 
   /// Throws config_error for a parameter domain or a transition count beyond
-  /// the limits of detail/domains.hpp.
+  /// the limits of detail/domains.hpp, or a timing that does not fit the
+  /// state's clocks (detail/clocks.hpp).
   explicit TransitionTable(const Spec& spec) : spec_(&spec) {
     std::apply([&](const auto&... a) { (add_action(a), ...); }, spec.actions.list);
+    if constexpr (timed) add_time_step();
   }
 
   std::uint32_t count() const { return total_; }
@@ -109,11 +125,20 @@ class TransitionTable {
   inline void for_each(const State& s, F&& f) const {
     std::uint32_t tid = 0;
     std::apply([&](const auto&... a) { (visit_action(a, s, tid, f), ...); }, spec_->actions.list);
+    if constexpr (timed) time_->for_each(s, tid, f);
   }
 
   /// Replays transition `tid` on `s`; false when its guard does not hold (or
   /// its witness does not exist in `s`).
   bool apply(std::uint32_t tid, State& s) const {
+    if constexpr (timed) {
+      if (is_time_step(tid)) {
+        State after = s;
+        if (!time_->apply(delay_of(tid), after)) return false;
+        s = after;
+        return true;
+      }
+    }
     const State before = s;  // the choice's values and pre-state effects read it
     bool enabled = false;
     with_action(tid, before, [&](const auto& a, const auto&... vs) {
@@ -130,6 +155,9 @@ class TransitionTable {
   /// choice's value is left out; with one it is the value chosen in `s`
   /// ("?" when `s` has no such witness).
   TransitionInfo describe(std::uint32_t tid, const State* s = nullptr) const {
+    if constexpr (timed) {
+      if (is_time_step(tid)) return time_->describe(action_of(tid), delay_of(tid));
+    }
     TransitionInfo info;
     info.action = action_of(tid);
     info.action_name = names_[info.action];
@@ -144,7 +172,31 @@ class TransitionTable {
     return info;
   }
 
+ /// The time step (timed specs; see detail/time_step.hpp).
+  const auto& time_step() const { return *time_; }
+  bool is_time_step(std::uint32_t tid) const { return timed && tid >= time_first_; }
+
  private:
+  int delay_of(std::uint32_t tid) const { return static_cast<int>(tid - time_first_) + 1; }
+
+  /// The time step as the last action, one id per delay of 1..its longest.
+  void add_time_step() {
+    if constexpr (timed) {
+      time_.emplace(std::string(spec_->name), spec_->time);
+      offsets_.push_back(total_);
+      names_.emplace_back(time_action_name);
+      chooses_.push_back(false);
+      per_combination_.push_back(1);
+      actors_.emplace_back();
+      targets_.emplace_back();
+      time_first_ = total_;
+      if (time_->count() > max_enumerated - total_)
+        throw config_error("spec '" + std::string(spec_->name) + "': its time step's delays and its actions' "
+                           "transitions exceed the most transition ids; choose a coarser time unit");
+      total_ += time_->count();
+    }
+  }
+
   template <class A>
   void add_action(const A& a) {
     offsets_.push_back(total_);
@@ -283,6 +335,8 @@ class TransitionTable {
   std::vector<std::string> actors_;  // per action: ModelOps::action_actors
   std::vector<std::string> targets_;  // per action: ModelOps::action_targets
   std::uint32_t total_ = 0;
+  std::optional<typename time_step_of<State, typename Spec::time_type>::type> time_;  // timed specs
+  std::uint32_t time_first_ = ~std::uint32_t{0};  // the time step's first id (delay 1)
 };
 
 }  // namespace statecheck::detail
