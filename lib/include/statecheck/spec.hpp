@@ -216,7 +216,7 @@ auto collect_time(const Parts&... parts) {
                                   "statecheck::clock; drop the timing, or give the state its clocks");
   static_assert(clocks || !(is_deadlines_part<Parts>::value || ...),
                 "statecheck::spec: deadlines(...) need a state with statecheck::clock members");
-  if constexpr (clocks) {
+  if constexpr (clocks && given) {
     auto deadlines_part = pick<is_deadlines_part>(deadlines_t<>{}, parts...);
     return timed_t<decltype(deadlines_part)>{pick<is_timing_part>(0, parts...), deadlines_part,
                                              (is_timelock_part<Parts>::value || ...)};

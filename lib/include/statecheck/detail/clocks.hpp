@@ -57,10 +57,9 @@ struct clock_tags<bounded_vec<T, Cap>> : clock_tags<T> {};
 template <class Tag, class T, std::size_t N>
 struct clock_tags<id_array<Tag, T, N>> : clock_tags<T> {};
 template <class T, std::size_t Cap>
-struct clock_tags<bounded_set<T, Cap>> {
+struct clock_tags<bounded_set<T, Cap>> : clock_tags<T> {  // its tags: refused here, and nowhere else
   static_assert(!holds_clocks<T>, "statecheck::clock: a clock may not be in a bounded_set's elements (a time step "
                                   "would change their order); keep it in a record, an id_array or a map's values");
-  using type = std::tuple<>;
 };
 template <class K, class V, std::size_t Cap>
 struct clock_tags<bounded_map<K, V, Cap>> : clock_tags<V> {

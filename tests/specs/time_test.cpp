@@ -1,0 +1,314 @@
+// Timed specs (statecheck/time.hpp): Fischer's protocol pinned for 2, 3 and 4
+// processes with both verdicts, the same verdicts when the unit is halved,
+// the engine's capped clocks against a brute-force exploration with uncapped
+// integer clocks, per-kind caps, timelocks, and the refusals of bad timings.
+#include <chrono>
+#include <functional>
+#include <string>
+#include <cstdint>
+#include <set>
+#include <unordered_set>
+#include <vector>
+
+#include "support/check_helpers.hpp"
+#include "statecheck/report.hpp"
+#include "examples/fischer.hpp"
+#include "timed_specs.hpp"
+
+using namespace std::chrono_literals;
+using statecheck::Outcome;
+using statecheck::Violation;
+
+namespace {
+
+examples::fischer::Config fischer(int processes, statecheck::duration wait, statecheck::duration unit = 1s) {
+  examples::fischer::Config c;
+  c.processes = processes;
+  c.wait_at_least = wait;
+  c.unit = unit;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("Fischer: mutual exclusion holds exactly when set_within < wait_at_least", "[time]") {
+  // set_within is 2 s. Counts are orbits under the processes' symmetry.
+  struct Row {
+    int processes;
+    statecheck::duration wait;
+    std::uint64_t distinct, generated;
+    std::uint32_t depth;
+  };
+  for (const Row& row : {Row{2, 3s, 45, 132, 11}, Row{3, 3s, 133, 491, 14}, Row{4, 3s, 317, 1401, 17}}) {
+    INFO("processes = " << row.processes);
+    const auto r = test::check_all_threads(examples::fischer::make_spec(fischer(row.processes, row.wait)));
+    REQUIRE(r.outcome == Outcome::ok);
+    REQUIRE(r.stats.distinct == row.distinct);
+    REQUIRE(r.stats.generated == row.generated);
+    REQUIRE(r.stats.depth == row.depth);
+    // ok: also the goals are reached (someone enters; two processes race with claims).
+  }
+  for (int processes : {2, 3, 4}) {
+    INFO("processes = " << processes);
+    const auto r = test::check_all_threads(examples::fischer::make_spec(fischer(processes, 2s)));
+    REQUIRE(r.outcome == Outcome::violation);
+    REQUIRE(r.violation->property == "MutualExclusion");
+    // p1 claims while p2 has looked; p1 waits 2 s and enters; p2 claims at the last moment, waits, enters.
+    REQUIRE(test::labels(r.violation->trace) ==
+            std::vector<std::string>{"Look(p=p1)", "Look(p=p2)", "Claim(p=p1)", "+2 s", "Enter(p=p1)", "Claim(p=p2)",
+                                     "+2 s", "Enter(p=p2)"});
+    REQUIRE(r.violation->trace[4].delay_ms == 2000);
+    REQUIRE(statecheck::trace_times(r.violation->trace).back() == 4000);
+  }
+}
+
+namespace {
+
+/// Fischer's protocol written out by hand with plain integer clocks that are
+/// never capped: a clock counts on until a horizon (exploration stops there).
+/// Its states, with each clock capped afterwards as the engine caps it
+/// (beyond the largest bound, C units: one value), must be exactly the
+/// engine's (without symmetry): same count, same verdict.
+struct FischerBrute {
+  int n, set_within, wait, horizon;
+  static constexpr int stopped = -1;
+  enum Pc : int { idle, looked, claimed, critical };
+  struct S {
+    std::array<int, 4> pc{}, x{stopped, stopped, stopped, stopped};
+    int owner = -1;
+  };
+  std::uint64_t key(const S& s, bool capped) const {
+    const int cap = std::max(set_within, wait) + 1;
+    std::uint64_t k = static_cast<std::uint64_t>(s.owner + 1);
+    for (int i = 0; i < n; ++i) {
+      const int x = capped && s.x[i] > cap ? cap : s.x[i];
+      k = (k * 4 + static_cast<std::uint64_t>(s.pc[i])) * 1024 + static_cast<std::uint64_t>(x + 1);
+    }
+    return k;
+  }
+  template <class F>
+  void successors(const S& s, F&& f) const {
+    for (int i = 0; i < n; ++i) {
+      S t = s;
+      if (s.pc[i] == idle && s.owner < 0) t.pc[i] = looked, t.x[i] = 0, f(t);
+      t = s;
+      if (s.pc[i] == looked) t.pc[i] = claimed, t.x[i] = 0, t.owner = i, f(t);
+      t = s;
+      if (s.pc[i] == claimed && s.x[i] >= wait && s.owner == i) t.pc[i] = critical, t.x[i] = stopped, f(t);
+      t = s;
+      if (s.pc[i] == claimed && s.owner != i) t.pc[i] = idle, t.x[i] = stopped, f(t);
+      t = s;
+      if (s.pc[i] == critical) t.pc[i] = idle, t.owner = -1, f(t);
+    }
+    S t = s;  // one unit of time, unless it changes nothing, passes a deadline or the horizon
+    bool running = false, fits = true;
+    for (int i = 0; i < n; ++i) {
+      if (t.x[i] == stopped) continue;
+      running = true;
+      ++t.x[i];
+      if (t.x[i] > horizon || (t.pc[i] == looked && t.x[i] > set_within)) fits = false;
+    }
+    if (running && fits) f(t);
+  }
+  /// The capped states reached (keys), and whether two processes were ever critical at once.
+  std::pair<std::set<std::uint64_t>, bool> explore() const {
+    std::unordered_set<std::uint64_t> seen;
+    std::vector<S> todo{S{}};
+    seen.insert(key(S{}, false));
+    std::set<std::uint64_t> capped{key(S{}, true)};
+    bool violated = false;
+    while (!todo.empty()) {
+      const S s = todo.back();
+      todo.pop_back();
+      successors(s, [&](const S& t) {
+        if (!seen.insert(key(t, false)).second) return;
+        capped.insert(key(t, true));
+        int inside = 0;
+        for (int i = 0; i < n; ++i) inside += t.pc[i] == critical ? 1 : 0;
+        violated = violated || inside > 1;
+        todo.push_back(t);
+      });
+    }
+    return {capped, violated};
+  }
+};
+
+}  // namespace
+
+TEST_CASE("Fischer: capped clocks reach exactly the states uncapped clocks reach, capped", "[time][brute]") {
+  for (int processes : {2, 3}) {
+    for (int wait : {3, 2}) {
+      INFO("processes = " << processes << ", wait_at_least = " << wait << " s");
+      // Horizons 16 and 24 give the same capped states: 16 is beyond what any of them needs.
+      const auto [capped, violated] = FischerBrute{processes, 2, wait, 24}.explore();
+      REQUIRE(FischerBrute{processes, 2, wait, 16}.explore().first == capped);
+      auto o = test::options(1);
+      o.symmetry = false;
+      const auto r = test::check_all_threads(examples::fischer::make_spec(fischer(processes, std::chrono::seconds(wait))), o);
+      REQUIRE(violated == (wait == 2));
+      REQUIRE(r.outcome == (violated ? Outcome::violation : Outcome::ok));
+      if (!violated) REQUIRE(r.stats.distinct == capped.size());
+    }
+  }
+}
+
+TEST_CASE("Fischer: halving the time unit keeps every verdict and trace length", "[time]") {
+  for (int processes : {2, 3, 4}) {
+    for (const auto wait : {3s, 2s}) {
+      INFO("processes = " << processes << ", wait_at_least = " << wait.count() << " s");
+      const auto whole = test::check_all_threads(examples::fischer::make_spec(fischer(processes, wait, 1s)));
+      const auto half = test::check_all_threads(examples::fischer::make_spec(fischer(processes, wait, 500ms)));
+      REQUIRE(whole.outcome == half.outcome);
+      REQUIRE(whole.violation.has_value() == half.violation.has_value());
+      if (whole.violation) {
+        REQUIRE(test::labels(whole.violation->trace) == test::labels(half.violation->trace));
+      }
+      REQUIRE(half.stats.distinct > whole.stats.distinct);  // finer time tells more clock values apart
+    }
+  }
+}
+
+namespace {
+
+/// The watchdog (timed_specs.hpp) by hand with uncapped clocks: its time is
+/// bounded by the three kicks, so no horizon is needed. Capped afterwards at
+/// each kind's own bound (kick_within, uptime) it must give the engine's states.
+struct WatchdogBrute {
+  int kick_within, uptime;
+  struct S {
+    bool broken = false;
+    int kicks = 0, since_kick = 0, up = 0;
+  };
+  std::uint64_t key(const S& s, bool capped) const {
+    const int up = capped && s.up > uptime + 1 ? uptime + 1 : s.up;  // the Up kind's cap
+    return ((static_cast<std::uint64_t>(s.broken) * 4 + static_cast<std::uint64_t>(s.kicks)) * 4096 +
+            static_cast<std::uint64_t>(s.since_kick)) * 4096 + static_cast<std::uint64_t>(up);
+  }
+  struct Result {
+    std::set<std::uint64_t> capped;
+    bool timelock = false, long_up = false;
+  };
+  Result explore() const {
+    Result out;
+    std::unordered_set<std::uint64_t> seen{key(S{}, false)};
+    std::vector<S> todo{S{}};
+    out.capped.insert(key(S{}, true));
+    while (!todo.empty()) {
+      const S s = todo.back();
+      todo.pop_back();
+      out.long_up = out.long_up || s.up >= uptime;
+      std::vector<S> next;
+      if (!s.broken && s.kicks < 3) next.push_back({false, s.kicks + 1, 0, s.up});
+      if (!s.broken) next.push_back({true, s.kicks, s.since_kick, s.up});
+      const bool time_blocked = s.since_kick + 1 > kick_within;  // the deadline KickInTime
+      if (!time_blocked) next.push_back({s.broken, s.kicks, s.since_kick + 1, s.up + 1});
+      out.timelock = out.timelock || next.empty();  // both clocks always run: a dead end is a timelock
+      for (const S& t : next)
+        if (seen.insert(key(t, false)).second) {
+          out.capped.insert(key(t, true));
+          todo.push_back(t);
+        }
+    }
+    return out;
+  }
+};
+
+test::watchdog::Config watchdog(statecheck::duration kick_within, statecheck::duration uptime, bool allow_timelock) {
+  test::watchdog::Config c;
+  c.kick_within = kick_within;
+  c.uptime = uptime;
+  c.allow_timelock = allow_timelock;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("watchdog: two kinds of clock capped at their own bounds, against uncapped clocks", "[time][brute]") {
+  for (const auto& [kick, up] : {std::pair{3, 7}, std::pair{2, 3}, std::pair{4, 20}}) {
+    INFO("kick_within = " << kick << " s, uptime = " << up << " s");
+    const WatchdogBrute::Result brute = WatchdogBrute{kick, up}.explore();
+    const auto r = test::check_all_threads(
+        test::watchdog::make_spec(watchdog(std::chrono::seconds(kick), std::chrono::seconds(up), true)));
+    REQUIRE(brute.timelock);  // there are dead ends to allow
+    REQUIRE(brute.long_up == (up <= 4 * kick));
+    REQUIRE(r.outcome == (brute.long_up ? Outcome::ok : Outcome::violation));  // LongUp is a goal
+    REQUIRE(r.stats.distinct == brute.capped.size());
+  }
+}
+
+TEST_CASE("watchdog: a deadline that stops time with no action enabled is a timelock", "[time]") {
+  const auto r = test::check_all_threads(test::watchdog::make_spec(watchdog(3s, 7s, false)));
+  REQUIRE(r.outcome == Outcome::violation);
+  REQUIRE(r.violation->kind == Violation::Kind::timelock);
+  REQUIRE(r.violation->property == "KickInTime");
+  REQUIRE(test::labels(r.violation->trace) == std::vector<std::string>{"Break", "+3 s"});
+  REQUIRE(statecheck::value_text(r.violation->trace.back().state) ==
+          "{broken: true, kicks: 0, since_kick: 3 s, up: 3 s}");
+}
+
+namespace {
+
+struct Lone {};
+struct Other {};
+struct LoneState {
+  BOOST_HANA_DEFINE_STRUCT(LoneState, (statecheck::clock<Lone>, c));
+  friend bool operator==(const LoneState&, const LoneState&) = default;
+};
+
+/// A one-clock spec whose guard compares with `guard_bound`, made by `guard_timing`.
+auto lone_spec(statecheck::timing spec_timing, statecheck::bound<Lone> guard_bound) {
+  return statecheck::spec<LoneState>(
+      "lone", statecheck::init([](LoneState& s) { s.c.reset(); }),
+      statecheck::actions(statecheck::action("Ring", [guard_bound](const LoneState& s) { return s.c >= guard_bound; },
+                                             [](LoneState& s) { s.c.reset(); })),
+      spec_timing);
+}
+
+std::string refusal(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const statecheck::config_error& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
+
+}  // namespace
+
+TEST_CASE("bad timings are refused with one line naming the bound and the unit", "[time]") {
+  statecheck::timing t(1s);
+  CHECK(refusal([&] { t.bound<Lone>("zero", 0s); }) == "bound 'zero' = 0s must be positive");
+  CHECK(refusal([&] { t.bound<Lone>("negative", -5s); }) == "bound 'negative' = -5s must be positive");
+  CHECK(refusal([&] { statecheck::timing(0ms); }) == "the time unit must be positive, not 0s");
+  statecheck::timing odd(700ms);
+  CHECK(refusal([&] { odd.bound<Lone>("deadline", 3s); }) ==
+        "bound 'deadline' = 3s is not a multiple of the time unit 700ms; choose a unit that divides every bound, or "
+        "round the bound");
+  statecheck::timing fine(1ms);
+  CHECK(refusal([&] { fine.bound<Lone>("polling", 2h); }) ==
+        "bound 'polling' = 2h is 7200000 units of 1ms; a clock holds at most 32000: choose a coarser unit");
+}
+
+TEST_CASE("a clock kind with no bound, or a bound for no clock, is refused when the model is built", "[time]") {
+  statecheck::timing t(1s);
+  const auto other = t.bound<Other>("other", 5s);  // a kind the state has no clock of
+  (void)other;
+  const auto msg = refusal([&] { statecheck::check(lone_spec(t, statecheck::bound<Lone>{1, 1s, "b"}), test::options(1)); });
+  CHECK_THAT(msg, Catch::Matchers::Contains("Lone are compared with no bound; make their bounds with timing::bound<"));
+  statecheck::timing both(1s);
+  const auto ring = both.bound<Lone>("ring", 2s);
+  both.bound<Other>("other", 5s);
+  CHECK_THAT(refusal([&] { statecheck::check(lone_spec(both, ring), test::options(1)); }),
+             Catch::Matchers::Contains("bounds a kind of clock the state holds none of"));
+}
+
+TEST_CASE("a capped clock compared with a bound its spec's timing never declared is a spec error", "[time]") {
+  statecheck::timing spec_timing(1s);
+  spec_timing.bound<Lone>("declared", 2s);  // caps c at 3 units: beyond 2 s
+  statecheck::timing elsewhere(1s);
+  const auto undeclared = elsewhere.bound<Lone>("undeclared", 5s);
+  const auto r = statecheck::check(lone_spec(spec_timing, undeclared), test::options(1));
+  REQUIRE(r.outcome == Outcome::error);
+  REQUIRE_THAT(r.error->message, Catch::Matchers::Contains("was compared with bound 'undeclared' = 5s, above the bounds"));
+  REQUIRE(r.error->where == "action Ring");
+}
