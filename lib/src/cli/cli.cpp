@@ -104,6 +104,7 @@ int run_cli(int argc, char** argv) {
       cli::add_replay_command(app, single),
       cli::add_simulate_command(app, single),
       cli::add_view_command(app),
+      cli::add_sweep_command(app, single),
   };
   require_subcommand(args, commands);
   try {

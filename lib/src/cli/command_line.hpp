@@ -31,6 +31,8 @@ Command add_replay_command(CLI::App& app, bool single_spec);
 Command add_simulate_command(CLI::App& app, bool single_spec);
 /// `view trace.json -o page.html`: the page of a saved counterexample.
 Command add_view_command(CLI::App& app);
+/// `sweep NAME --vary C=VALUES`: a table of verdicts over constants (sweep_command.cpp).
+Command add_sweep_command(CLI::App& app, bool single_spec);
 
 /// Options naming a spec and its configuration (check, simulate, replay).
 struct SpecArgs {
