@@ -11,9 +11,10 @@
 #include <vector>
 
 #include "support/check_helpers.hpp"
+#include "support/temp_dir.hpp"
 #include "statecheck/report.hpp"
 #include "examples/fischer.hpp"
-#include "timed_specs.hpp"
+#include "examples/watchdog.hpp"
 
 using namespace std::chrono_literals;
 using statecheck::Outcome;
@@ -170,7 +171,7 @@ TEST_CASE("Fischer: halving the time unit keeps every verdict and trace length",
 
 namespace {
 
-/// The watchdog (timed_specs.hpp) by hand with uncapped clocks: its time is
+/// The watchdog (examples/watchdog.hpp) by hand with uncapped clocks: its time is
 /// bounded by the three kicks, so no horizon is needed. Capped afterwards at
 /// each kind's own bound (kick_within, uptime) it must give the engine's states.
 struct WatchdogBrute {
@@ -213,8 +214,8 @@ struct WatchdogBrute {
   }
 };
 
-test::watchdog::Config watchdog(statecheck::duration kick_within, statecheck::duration uptime, bool allow_timelock) {
-  test::watchdog::Config c;
+examples::watchdog::Config watchdog(statecheck::duration kick_within, statecheck::duration uptime, bool allow_timelock) {
+  examples::watchdog::Config c;
   c.kick_within = kick_within;
   c.uptime = uptime;
   c.allow_timelock = allow_timelock;
@@ -228,7 +229,7 @@ TEST_CASE("watchdog: two kinds of clock capped at their own bounds, against unca
     INFO("kick_within = " << kick << " s, uptime = " << up << " s");
     const WatchdogBrute::Result brute = WatchdogBrute{kick, up}.explore();
     const auto r = test::check_all_threads(
-        test::watchdog::make_spec(watchdog(std::chrono::seconds(kick), std::chrono::seconds(up), true)));
+        examples::watchdog::make_spec(watchdog(std::chrono::seconds(kick), std::chrono::seconds(up), true)));
     REQUIRE(brute.timelock);  // there are dead ends to allow
     REQUIRE(brute.long_up == (up <= 4 * kick));
     REQUIRE(r.outcome == (brute.long_up ? Outcome::ok : Outcome::violation));  // LongUp is a goal
@@ -237,7 +238,7 @@ TEST_CASE("watchdog: two kinds of clock capped at their own bounds, against unca
 }
 
 TEST_CASE("watchdog: a deadline that stops time with no action enabled is a timelock", "[time]") {
-  const auto r = test::check_all_threads(test::watchdog::make_spec(watchdog(3s, 7s, false)));
+  const auto r = test::check_all_threads(examples::watchdog::make_spec(watchdog(3s, 7s, false)));
   REQUIRE(r.outcome == Outcome::violation);
   REQUIRE(r.violation->kind == Violation::Kind::timelock);
   REQUIRE(r.violation->property == "KickInTime");
@@ -311,4 +312,27 @@ TEST_CASE("a capped clock compared with a bound its spec's timing never declared
   REQUIRE(r.outcome == Outcome::error);
   REQUIRE_THAT(r.error->message, Catch::Matchers::Contains("was compared with bound 'undeclared' = 5s, above the bounds"));
   REQUIRE(r.error->where == "action Ring");
+}
+
+TEST_CASE("a timed search stopped at level boundaries and resumed ends as one run", "[time][checkpoint]") {
+  const auto spec = examples::fischer::make_spec(fischer(4, 3s));
+  const auto whole = statecheck::check(spec, test::options(2));
+  test::TempDir dir("time-checkpoint");
+  statecheck::CheckOptions o = test::options(1);
+  o.checkpoint.dir = dir.path;
+  for (const std::uint32_t stop : {4u, 9u, 0u}) {  // 0: on to the end
+    o.stop_after_level = stop;
+    const auto r = statecheck::check(spec, o);
+    o.checkpoint.resume = dir.path;
+    o.threads = 2;
+    if (stop != 0) {
+      REQUIRE(r.outcome == Outcome::limit);
+      continue;
+    }
+    REQUIRE(r.resumed_from_level == 9);
+    REQUIRE(r.outcome == Outcome::ok);
+    REQUIRE(r.stats.distinct == whole.stats.distinct);
+    REQUIRE(r.stats.generated == whole.stats.generated);
+    REQUIRE(r.stats.transition_enabled == whole.stats.transition_enabled);
+  }
 }

@@ -74,7 +74,18 @@ void read_report(const ChildResult& child, SweepRow& row) {
   } else if (doc.contains("error")) {
     row.property = first_line(doc["error"].value("message", ""));
   } else if (doc.contains("limit")) {
-    row.property = first_line(doc.value("limit", ""));
+    row.property = first_line(doc["limit"].value("message", ""));
+  }
+}
+
+/// Runs one configuration into `row`; whatever goes wrong is the row's error,
+/// never the sweep's end (the other rows stand).
+void run_row(const std::vector<std::string>& argv, SweepRow& row) {
+  try {
+    read_report(run_child(argv, sweep_stop), row);
+  } catch (const std::exception& e) {
+    row.verdict = "error";
+    row.property = first_line(e.what());
   }
 }
 
@@ -185,7 +196,7 @@ int run_sweep(const SweepArgs& a) {
   std::size_t finished = 0;  // under `progress`
   auto worker = [&] {
     for (std::size_t r = next++; r < runs.size() && !sweep_stop.load(); r = next++) {
-      read_report(run_child(check_command(a, entry.name, threads, memory, runs[r]), sweep_stop), rows[r]);
+      run_row(check_command(a, entry.name, threads, memory, runs[r]), rows[r]);
       const std::lock_guard<std::mutex> lock(progress);
       std::cerr << "sweep: " << ++finished << "/" << runs.size() << " done:";
       for (const auto& [name, value] : runs[r]) std::cerr << " " << name << "=" << value;

@@ -1,4 +1,4 @@
-// A small timed spec for the tests: a watchdog that must be kicked within
+// A small timed spec: a watchdog that must be kicked within
 // `kick_within` (a deadline) and is kicked at most three times, beside an
 // uptime clock of another kind compared only with `uptime` (a goal), so that
 // the two kinds are capped at different bounds. Once the watchdog is broken,
@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <statecheck/statecheck.hpp>
 
-namespace test::watchdog {
+namespace examples::watchdog {
 
 using namespace std::chrono_literals;
 
@@ -29,6 +29,12 @@ struct Config {
   statecheck::duration unit = 1s;
   bool allow_timelock = false;
 };
+
+inline const auto config = statecheck::constants<Config>(
+    statecheck::duration_constant("kick_within", &Config::kick_within, 1s, 1h, "the watchdog is kicked within this"),
+    statecheck::duration_constant("uptime", &Config::uptime, 1s, 1h, "the uptime the goal LongUp asks for"),
+    statecheck::duration_constant("unit", &Config::unit, 1ms, 1h, "the time unit clocks count in"),
+    statecheck::boolean("allow_timelock", &Config::allow_timelock, "a stopped watchdog is expected: no timelock"));
 
 inline auto make_spec(const Config& cfg) {
   statecheck::timing time(cfg.unit);
@@ -55,4 +61,4 @@ inline auto make_spec(const Config& cfg) {
                             : statecheck::spec<State>("watchdog", init, actions, goals, time, deadlines);
 }
 
-}  // namespace test::watchdog
+}  // namespace examples::watchdog
