@@ -67,6 +67,16 @@ def leaves(value):
     return 1
 
 
+def duration_text(ms):
+    """As the text output and the page write a time: 6 min 30 s."""
+    parts = []
+    for size, unit in ((3600000, "h"), (60000, "min"), (1000, "s"), (1, "ms")):
+        if ms >= size:
+            parts.append(f"{ms // size} {unit}")
+        ms %= size
+    return " ".join(parts) if parts else "0 s"
+
+
 def expected_view(doc):
     trace = doc["violation"]["trace"]
     lanes = []
@@ -88,6 +98,9 @@ def expected_view(doc):
         "atEnd": steps,
         "afterUp": max(0, steps - 1),
         "stateRows": leaves(trace[max(0, steps - 1)]["state"]),  # the state shown after stepping back
+        # a time step says when it ends: "+2 s  (t = 4 s)"
+        "labels": ["initial state"] + [s["label"] + (f"  (t = {duration_text(s['time_ms'])})" if s.get("delay_ms") else "")
+                                       for s in trace[1:]],
         "errors": [],
     }
 
