@@ -15,6 +15,7 @@ namespace examples::fischer {
 
 using namespace std::chrono_literals;
 
+// [state]
 struct Proc {
   static constexpr std::string_view prefix = "p";
 };
@@ -33,7 +34,9 @@ struct State {
                            (statecheck::id_set<4, Proc>, owner));  // the lock: empty, or the id last written
   friend bool operator==(const State&, const State&) = default;
 };
+// [state-end]
 
+// [config]
 struct Config {
   int processes = 2;
   statecheck::duration set_within = 2s;     // a process that looked claims the lock within this
@@ -48,11 +51,14 @@ inline const auto config = statecheck::constants<Config>(
     statecheck::duration_constant("wait_at_least", &Config::wait_at_least, 1s, 1h,
                                   "a process that claimed the lock waits this long before entering"),
     statecheck::duration_constant("unit", &Config::unit, 1ms, 1h, "the time unit clocks count in"));
+// [config-end]
 
 inline auto make_spec(const Config& cfg) {
-  statecheck::timing time(cfg.unit);
+  // [timing]
+  statecheck::timing time(cfg.unit);  // clocks count whole units of cfg.unit
   const auto set_within = time.bound<Delay>("set_within", cfg.set_within);
   const auto wait_at_least = time.bound<Delay>("wait_at_least", cfg.wait_at_least);
+  // [timing-end]
   const auto p = statecheck::ids<Proc>("p", cfg.processes);
   return statecheck::spec<State>(
       "fischer",
@@ -73,6 +79,7 @@ inline auto make_spec(const Config& cfg) {
                 s.proc[i].x.reset();
                 s.owner = {i};
               }),
+          // [guard]
           statecheck::action("Enter", p,
               [wait_at_least](const State& s, ProcId i) {
                 return s.proc[i].pc == Pc::claimed && s.proc[i].x >= wait_at_least && s.owner.contains(i);
@@ -81,6 +88,7 @@ inline auto make_spec(const Config& cfg) {
                 s.proc[i].pc = Pc::critical;
                 s.proc[i].x.stop();
               }),
+          // [guard-end]
           statecheck::action("Retry", p,  // the lock names another: look again once it is free
               [](const State& s, ProcId i) { return s.proc[i].pc == Pc::claimed && !s.owner.contains(i); },
               [](State& s, ProcId i) {
@@ -108,12 +116,14 @@ inline auto make_spec(const Config& cfg) {
                               for (const Process& q : s.proc) claimed += q.pc == Pc::claimed ? 1 : 0;
                               return claimed >= 2;
                             })),
-      time,
+      // [deadline]
+      time,  // the spec's timing is one of its parts
       statecheck::deadlines(statecheck::deadline("ClaimInTime", [set_within](const State& s) {
         for (const Process& q : s.proc)
-          if (q.pc == Pc::looked && !(q.x <= set_within)) return false;
+          if (q.pc == Pc::looked && !(q.x <= set_within)) return false;  // time stops here until the claim
         return true;
       })),
+      // [deadline-end]
       statecheck::symmetric<Proc>(cfg.processes));
 }
 

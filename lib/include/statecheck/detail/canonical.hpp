@@ -29,6 +29,7 @@
 #include <type_traits>
 
 #include "statecheck/bounded_set.hpp"
+#include "statecheck/detail/clocks.hpp"
 #include "statecheck/symmetry.hpp"
 
 namespace statecheck::detail {
@@ -93,6 +94,7 @@ class Signatures {
     if constexpr (std::is_integral_v<T>) return static_cast<std::uint64_t>(v);
     else if constexpr (std::is_enum_v<T>) return static_cast<std::uint64_t>(v);
     else if constexpr (is_id<T>::value) return static_cast<std::uint64_t>(v.index());
+    else if constexpr (is_clock<T>::value) return clock_access::code(v);  // a datanode's timer tells it apart
     else if constexpr (requires { std::hash<T>{}(v); }) return std::hash<T>{}(v);
     else return 0;  // a custom type: it only weakens the signature, never breaks it
   }
