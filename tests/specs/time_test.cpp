@@ -336,3 +336,87 @@ TEST_CASE("a timed search stopped at level boundaries and resumed ends as one ru
     REQUIRE(r.stats.transition_enabled == whole.stats.transition_enabled);
   }
 }
+
+namespace {
+
+// A courier with a choice: Send puts a message on the road (its clock starts),
+// Deliver takes any message on the road (each_in), and every message must be
+// delivered within 2 units (a deadline). At most 3 are sent.
+struct Transit {};
+struct Parcel {
+  BOOST_HANA_DEFINE_STRUCT(Parcel, (int, id), (statecheck::clock<Transit>, age));
+  friend bool operator==(const Parcel&, const Parcel&) = default;
+};
+struct Road {
+  BOOST_HANA_DEFINE_STRUCT(Road, (statecheck::bounded_vec<Parcel, 3>, road), (int, sent), (int, delivered));
+  friend bool operator==(const Road&, const Road&) = default;
+};
+
+auto courier() {
+  statecheck::timing time(1s);
+  const auto within = time.bound<Transit>("within", 2s);
+  const auto on_road = statecheck::each_in("m", [](const Road& s) -> const auto& { return s.road; });
+  return statecheck::spec<Road>(
+      "courier", statecheck::init([](Road&) {}),
+      statecheck::actions(
+          statecheck::action("Send", [](const Road& s) { return s.sent < 3; },
+                             [](Road& s) {
+                               Parcel p{s.sent, {}};
+                               p.age.reset();
+                               s.road.push_back(p);
+                               ++s.sent;
+                             }),
+          statecheck::action("Deliver", on_road, [](const Road&, const Parcel&) { return true; },
+                             [](const Road& before, Road& after, const Parcel& m) {
+                               for (int i = 0; i < before.road.size(); ++i)
+                                 if (before.road[static_cast<std::size_t>(i)].id == m.id) after.road.erase(static_cast<std::size_t>(i));
+                               ++after.delivered;
+                             })),
+      statecheck::reachable(statecheck::goal("AllDelivered", [](const Road& s) { return s.delivered == 3; })), time,
+      statecheck::deadlines(statecheck::deadline("InTime", [within](const Road& s) {
+        for (const Parcel& p : s.road)
+          if (!(p.age <= within)) return false;
+        return true;
+      })),
+      statecheck::allow_deadlock);  // all delivered: nothing left to do, and no clock runs
+}
+
+/// The courier by hand: the road as a list of (id, age), one unit of time at a time.
+std::size_t courier_states() {
+  using Parcels = std::vector<std::pair<int, int>>;
+  using S = std::pair<Parcels, int>;  // the road, and how many were sent (delivered = sent - on the road)
+  std::set<S> seen{{Parcels{}, 0}};
+  std::vector<S> todo{{Parcels{}, 0}};
+  auto visit = [&](const S& t) {
+    if (seen.insert(t).second) todo.push_back(t);
+  };
+  while (!todo.empty()) {
+    const S s = todo.back();
+    todo.pop_back();
+    if (s.second < 3) {
+      Parcels r = s.first;
+      r.emplace_back(s.second, 0);
+      visit({r, s.second + 1});
+    }
+    for (std::size_t i = 0; i < s.first.size(); ++i) {
+      Parcels r = s.first;
+      r.erase(r.begin() + static_cast<std::ptrdiff_t>(i));
+      visit({r, s.second});
+    }
+    Parcels later = s.first;
+    bool fits = !later.empty();  // no parcel: no clock runs, time changes nothing
+    for (auto& p : later) fits = fits && ++p.second <= 2;
+    if (fits) visit({later, s.second});
+  }
+  return seen.size();
+}
+
+}  // namespace
+
+TEST_CASE("a choice (each_in) in a timed spec: the time step's ids follow the witnesses", "[time]") {
+  const auto r = test::check_all_threads(courier());
+  REQUIRE(r.outcome == Outcome::ok);
+  REQUIRE(r.stats.distinct == courier_states());
+  REQUIRE(r.stats.actions.size() == 3);
+  REQUIRE(r.stats.actions[2].name == "time");
+}
