@@ -22,6 +22,7 @@ set(STATECHECK_PUBLIC_HEADERS
   enum.hpp
   ids.hpp
   member_traits.hpp
+  mistakes.hpp
   registry.hpp
   report.hpp
   result.hpp
@@ -42,8 +43,10 @@ set(STATECHECK_DETAIL_HEADERS  # what the public headers include
   detail/model_cold.hpp
   detail/model_ops.hpp
   detail/search.hpp
+  detail/action_checks.hpp
   detail/choice.hpp
   detail/clocks.hpp
+  detail/signature.hpp
   detail/spec_checks.hpp
   detail/symmetry_types.hpp
   detail/time_step.hpp

@@ -13,15 +13,23 @@ function(run_or_fail what)
   endif()
 endfunction()
 
-# Configures and builds the consumer project `name` in a fresh directory.
-# BUILD_TYPE overrides this build's type (add_subdirectory compiles the whole
-# library again and uses Debug, the fastest to compile).
+# Configures and builds the consumer project `name` in a fresh directory
+# (`DIR`, default <name>-build); the build's output goes to the log and to
+# CONSUMER_BUILD_OUTPUT. BUILD_TYPE overrides this build's type (add_subdirectory
+# compiles the whole library again and uses Debug, the fastest to compile);
+# NO_BUILD_TYPE configures with CMAKE_BUILD_TYPE empty, as a project that sets none.
 function(build_consumer name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "BUILD_TYPE" "")
-  set(build "${WORK_ROOT}/${name}-build")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "NO_BUILD_TYPE" "BUILD_TYPE;DIR" "")
+  set(dir "${name}-build")
+  if(arg_DIR)
+    set(dir "${arg_DIR}")
+  endif()
+  set(build "${WORK_ROOT}/${dir}")
   file(REMOVE_RECURSE "${build}")
   set(build_type "${BUILD_TYPE}")
-  if(arg_BUILD_TYPE)
+  if(arg_NO_BUILD_TYPE)
+    set(build_type "")
+  elseif(arg_BUILD_TYPE)
     set(build_type "${arg_BUILD_TYPE}")
   elseif(build_type STREQUAL "")
     set(build_type Release)
@@ -29,9 +37,29 @@ function(build_consumer name)
   run_or_fail("configuring the ${name} consumer"
               "${CMAKE_COMMAND}" -S "${SOURCE_DIR}/tests/cmake/${name}" -B "${build}" -G "${GENERATOR}"
               "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}" "-DCMAKE_CXX_COMPILER_LAUNCHER=${CXX_LAUNCHER}"
-              "-DCMAKE_BUILD_TYPE=${build_type}" ${arg_UNPARSED_ARGUMENTS})
+              "-DCMAKE_BUILD_TYPE=${build_type}" -DCMAKE_COLOR_DIAGNOSTICS=OFF ${arg_UNPARSED_ARGUMENTS})
   cmake_host_system_information(RESULT cores QUERY NUMBER_OF_LOGICAL_CORES)
-  run_or_fail("building the ${name} consumer" "${CMAKE_COMMAND}" --build "${build}" --parallel ${cores})
+  execute_process(COMMAND "${CMAKE_COMMAND}" --build "${build}" --parallel ${cores}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  message("${out}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "building the ${name} consumer in ${dir} failed (${rc})")
+  endif()
+  set(CONSUMER_BUILD_OUTPUT "${out}" PARENT_SCOPE)
+endfunction()
+
+# Issue 43 item 4: a checker says at start when its spec was compiled without
+# optimisation (`optimised` TRUE: it must not say so).
+function(expect_optimised checker optimised)
+  execute_process(COMMAND "${checker}" --quiet RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  string(REGEX MATCHALL "compiled without optimisation" said "${err}")  # the line holds a `;`: count the phrase
+  list(LENGTH said lines)
+  if(optimised AND NOT lines EQUAL 0)
+    message(FATAL_ERROR "${checker}: built optimised, but says\n${err}")
+  elseif(NOT optimised AND NOT lines EQUAL 1)
+    message(FATAL_ERROR "${checker}: built without optimisation, expected one warning line saying so, got\n${err}")
+  endif()
+  message(STATUS "${checker}: exit ${rc}, optimised ${optimised}, warning lines: ${lines}")
 endfunction()
 
 # Runs a consumer's checker with 1 and 4 threads: exit 1, and the JSON names the
@@ -108,6 +136,17 @@ elseif(STEP STREQUAL "find_package")
   build_consumer(find_package "-DCMAKE_PREFIX_PATH=${PREFIX}")
   expect_violation("${WORK_ROOT}/find_package-build/mutex-checker" naive-mutex MutualExclusion
                    "Test(p=0)" "Test(p=1)" "Enter(p=0)" "Enter(p=1)")
+  expect_optimised("${WORK_ROOT}/find_package-build/mutex-checker" TRUE)
+  # Issue 43 item 8: statecheck_add_checker's -Wall catches the `/\` of tla_comment.cpp.
+  if(NOT CONSUMER_BUILD_OUTPUT MATCHES "tla_comment.cpp:[0-9]+:[0-9]+: warning: multi-line[^\n]*-Wcomment")
+    message(FATAL_ERROR "the consumer's build did not warn of the multi-line comment in tla_comment.cpp (-Wcomment)")
+  endif()
+  # Issue 43 item 4: a project that sets no build type still gets an optimised
+  # checker; a Debug one runs unoptimised and says so.
+  build_consumer(find_package "-DCMAKE_PREFIX_PATH=${PREFIX}" NO_BUILD_TYPE DIR find_package-no-build-type)
+  expect_optimised("${WORK_ROOT}/find_package-no-build-type/mutex-checker" TRUE)
+  build_consumer(find_package "-DCMAKE_PREFIX_PATH=${PREFIX}" BUILD_TYPE Debug DIR find_package-debug)
+  expect_optimised("${WORK_ROOT}/find_package-debug/mutex-checker" FALSE)
 elseif(STEP STREQUAL "add_subdirectory")
   build_consumer(add_subdirectory "-DSTATECHECK_SOURCE_DIR=${SOURCE_DIR}" "-DSTATECHECK_WERROR=${WERROR}"
                  BUILD_TYPE Debug)

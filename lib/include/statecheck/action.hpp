@@ -228,21 +228,24 @@ struct param_types<std::tuple<param_t<P>...>> {
 };
 }  // namespace detail
 
+}  // namespace statecheck
+
+// The mistakes an action(...) can hold; it inspects the types above.
+#include "statecheck/detail/action_checks.hpp"
+
+namespace statecheck {
+
 /// action(name, params..., [choice,] guard, effect) or action(name, params..., [choice,] effect).
 /// guard: bool(const State&, P...[, chosen]); effect: void(State& next, P...[, chosen]) or
 /// void(const State& before, State& after, P...[, chosen]); the chosen value of
 /// each(...) / each_in(...) comes last.
 template <class... Args>
+  requires std::is_void_v<detail::action_args_mistake_t<Args...>>
 auto action(std::string_view name, Args... args) {
-  constexpr std::size_t total = sizeof...(Args);
-  constexpr std::size_t params = detail::count_leading_params<Args...>();
-  using After = std::remove_cvref_t<std::tuple_element_t<params, std::tuple<Args..., no_choice>>>;
-  constexpr std::size_t choices = is_choice<After>::value ? 1 : 0;
-  constexpr std::size_t fns = total - params - choices;
-  static_assert(fns == 1 || fns == 2,
-                "statecheck::action: write action(\"Name\", param..., [each(...),] guard, effect) or "
-                "action(\"Name\", param..., [each(...),] effect); parameters come first, then at most "
-                "one choice");
+  using shape = detail::action_shape<Args...>;
+  constexpr std::size_t params = shape::params;
+  constexpr std::size_t choices = shape::choices;
+  constexpr std::size_t fns = shape::fns;
   auto all = std::make_tuple(std::move(args)...);
   auto ps = detail::tuple_slice(all, std::make_index_sequence<params>{},
                                 std::integral_constant<std::size_t, 0>{});
@@ -262,5 +265,12 @@ auto action(std::string_view name, Args... args) {
     return A{name, std::move(ps), always_enabled{}, std::get<first_fn>(all), true, choice};
   }
 }
+
+/// An action(...) with a mistake: declared, never defined. Its return type is
+/// the mistake (statecheck/mistakes.hpp), an incomplete type, so the call is the
+/// one error, at the user's action(...) line, and names the mistake.
+template <class... Args>
+  requires(!std::is_void_v<detail::action_args_mistake_t<Args...>>)
+detail::action_args_mistake_t<Args...> action(std::string_view name, Args... args);
 
 }  // namespace statecheck

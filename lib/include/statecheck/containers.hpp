@@ -24,6 +24,7 @@
 
 #include "statecheck/bounded_set.hpp"
 #include "statecheck/ids.hpp"
+#include "statecheck/mistakes.hpp"
 
 namespace statecheck {
 
@@ -194,6 +195,11 @@ class id_array {
   static constexpr int size() { return static_cast<int>(N); }
   constexpr T& operator[](id<Tag> i) { return items_[check(i)]; }
   constexpr const T& operator[](id<Tag> i) const { return items_[check(i)]; }
+  /// Any other index (an int, another kind's id) is a mistake named at the
+  /// user's line (statecheck/mistakes.hpp): declared, never defined.
+  template <class Other>
+    requires(!std::is_same_v<std::remove_cvref_t<Other>, id<Tag>>)
+  mistake::id_array_is_indexed_by_its_own_kind_of_id operator[](const Other&) const;
   /// Sets every slot to `value` (init: `s.role.fill(Role::follower)`).
   constexpr void fill(const T& value) { items_.fill(value); }
   constexpr T* begin() { return items_.data(); }

@@ -48,6 +48,10 @@ struct SpecEntry {
   /// (require_usable), commands on the other specs are not affected.
   std::string broken;
   bool broken_at_run_time = false;  // make_spec threw (exit 3); else a definition mistake (exit 2)
+  /// Whether the spec's file was compiled with optimisation. Its search is
+  /// instantiated there (not in the library), so this decides its speed: one
+  /// unoptimised checker ran 61 times slower. The commands that search say so.
+  bool optimised = true;
 };
 
 /// Throws the entry's registration problem: config_error, or run_error when
@@ -87,8 +91,9 @@ Registry& registry();
 
 template <class Config, class Make>
 SpecEntry make_entry(std::string id, std::string summary, const constant_set<Config>& config, Make make,
-                     std::vector<SuiteRun> suite) {
+                     std::vector<SuiteRun> suite, bool optimised = true) {
   SpecEntry e;
+  e.optimised = optimised;
   e.name = std::move(id);  // until make_spec names it (it may throw)
   e.summary = std::move(summary);
   e.constants = config.infos();
@@ -111,7 +116,17 @@ SpecEntry make_entry(std::string id, std::string summary, const constant_set<Con
 
 }  // namespace statecheck
 
-#define STATECHECK_REGISTER(id, summary, config, make, ...)                          \
-  [[maybe_unused]] static const bool statecheck_registered_##id =                    \
-      ::statecheck::registry().add(::statecheck::make_entry(#id, summary, config, make, \
-                                                            std::vector<::statecheck::SuiteRun>{__VA_ARGS__}))
+// Whether the file that expands STATECHECK_REGISTER is compiled with
+// optimisation (GCC and Clang define __OPTIMIZE__ from -O1 up; other compilers
+// are taken at their word). A macro, not a constexpr variable: each spec's file
+// must see its own flags, and an inline variable would be one for the program.
+#if defined(__OPTIMIZE__) || !defined(__GNUC__)
+#define STATECHECK_DETAIL_OPTIMISED true
+#else
+#define STATECHECK_DETAIL_OPTIMISED false
+#endif
+
+#define STATECHECK_REGISTER(id, summary, config, make, ...)                                                    \
+  [[maybe_unused]] static const bool statecheck_registered_##id = ::statecheck::registry().add(             \
+      ::statecheck::make_entry(#id, summary, config, make, std::vector<::statecheck::SuiteRun>{__VA_ARGS__}, \
+                               STATECHECK_DETAIL_OPTIMISED))

@@ -44,55 +44,21 @@ struct init_t {
   std::tuple<param_t<P>...> params;
   Fn fn;
 };
-template <class... Args>
-auto init(Args... args) {
-  constexpr std::size_t total = sizeof...(Args);
-  static_assert(detail::count_leading_params<Args...>() == total - 1,
-                "statecheck::init: write init(param..., [](State& s, values...) { ... })");
-  auto all = std::make_tuple(std::move(args)...);
-  auto ps = detail::tuple_slice(all, std::make_index_sequence<total - 1>{},
-                                std::integral_constant<std::size_t, 0>{});
-  return std::apply(
-      [&](auto... p) {
-        return init_t<std::tuple_element_t<total - 1, decltype(all)>, typename decltype(p)::type...>{
-            std::move(ps), std::get<total - 1>(all)};
-      },
-      ps);
-}
-
 template <class Fn>
 struct invariant_t {
   std::string_view name;
   Fn fn;
 };
-/// A property that must hold in every reachable state: bool(const State&).
-template <class Fn>
-invariant_t<Fn> invariant(std::string_view name, Fn fn) { return {name, fn}; }
-
 template <class Fn>
 struct goal_t {
   std::string_view name;
   Fn fn;
 };
-/// A state predicate that must hold in at least one reachable state (a guard
-/// against vacuous specs): bool(const State&).
-template <class Fn>
-goal_t<Fn> goal(std::string_view name, Fn fn) { return {name, fn}; }
-
 template <class Fn, bool Prune = false>
 struct constraint_t {
   Fn fn;
   static constexpr bool prunes = Prune;
 };
-/// States for which fn returns false are kept and checked but not expanded.
-template <class Fn>
-constraint_t<Fn> constraint(Fn fn) { return {fn}; }
-/// TLC's CONSTRAINT: a state for which fn returns false is counted as
-/// generated and then dropped: neither stored (not distinct), nor checked,
-/// nor expanded. Initial states too.
-template <class Fn>
-constraint_t<Fn, true> tlc_constraint(Fn fn) { return {fn}; }
-
 /// Marks a spec whose terminal states are expected (no deadlock check).
 struct allow_deadlock_t {};
 inline constexpr allow_deadlock_t allow_deadlock{};
@@ -114,15 +80,6 @@ template <class... A>
 struct branches_t {
   std::tuple<A...> list;
 };
-template <class... A>
-branches_t<A...> branches(std::string_view name, A... branch) {
-  static_assert(sizeof...(A) > 0, "statecheck::branches: give at least one action(...) as a branch");
-  static_assert((requires { branch.branch_of; } && ...),
-                "statecheck::branches: each branch is written as action(\"Name\", param..., [choice,] guard, effect)");
-  ((branch.branch_of = name), ...);
-  return {std::make_tuple(std::move(branch)...)};
-}
-
 namespace detail {
 /// An action as a tuple of one, the branches of branches(...) as theirs.
 template <class A>
@@ -136,7 +93,10 @@ actions_t<A...> to_actions(std::tuple<A...> list) { return {std::move(list)}; }
 
 /// The spec's actions, in order; branches(...) adds each of its branches here.
 template <class... A>
-auto actions(A... a) { return detail::to_actions(std::tuple_cat(detail::action_list(std::move(a))...)); }
+auto actions(A... a) {
+  static_assert(sizeof...(A) > 0, "statecheck::actions: declare at least one action");
+  return detail::to_actions(std::tuple_cat(detail::action_list(std::move(a))...));
+}
 template <class... I>
 invariants_t<I...> invariants(I... i) { return {std::make_tuple(std::move(i)...)}; }
 template <class... G>
@@ -261,10 +221,88 @@ auto collect_symmetry(const Parts&... parts) {
 
 }  // namespace statecheck
 
-#include "statecheck/detail/choice.hpp"
+// The mistakes of a spec's parts; it inspects the part types above, and the
+// builders below name a mistake at their call.
 #include "statecheck/detail/spec_checks.hpp"
 
 namespace statecheck {
+
+// Each builder below comes twice: the one that builds the part, and, for
+// arguments with a mistake, one declared and never defined whose return type
+// is the mistake (statecheck/mistakes.hpp): the call is the one error, at the
+// user's line, naming it (see action() in action.hpp).
+
+template <class... Args>
+  requires std::is_void_v<detail::mistake_of<decltype(detail::init_args_mistake<Args...>())>>
+auto init(Args... args) {
+  constexpr std::size_t total = sizeof...(Args);
+  auto all = std::make_tuple(std::move(args)...);
+  auto ps = detail::tuple_slice(all, std::make_index_sequence<total - 1>{},
+                                std::integral_constant<std::size_t, 0>{});
+  return std::apply(
+      [&](auto... p) {
+        return init_t<std::tuple_element_t<total - 1, decltype(all)>, typename decltype(p)::type...>{
+            std::move(ps), std::get<total - 1>(all)};
+      },
+      ps);
+}
+template <class... Args>
+  requires(!std::is_void_v<detail::mistake_of<decltype(detail::init_args_mistake<Args...>())>>)
+detail::mistake_of<decltype(detail::init_args_mistake<Args...>())> init(Args... args);
+
+namespace detail {
+template <class Mistake, class Fn>
+using predicate_args_mistake_t = mistake_of<decltype(predicate_args_mistake<Mistake, Fn>())>;
+using invariant_mistake = mistake::invariant_is_not_callable_as_bool_of_const_State_ref;
+using goal_mistake = mistake::goal_is_not_callable_as_bool_of_const_State_ref;
+using constraint_mistake = mistake::constraint_is_not_callable_as_bool_of_const_State_ref;
+}  // namespace detail
+
+/// A property that must hold in every reachable state: bool(const State&).
+template <class Fn>
+  requires std::is_void_v<detail::predicate_args_mistake_t<detail::invariant_mistake, Fn>>
+invariant_t<Fn> invariant(std::string_view name, Fn fn) { return {name, fn}; }
+template <class Fn>
+  requires(!std::is_void_v<detail::predicate_args_mistake_t<detail::invariant_mistake, Fn>>)
+detail::predicate_args_mistake_t<detail::invariant_mistake, Fn> invariant(std::string_view name, Fn fn);
+
+/// A state predicate that must hold in at least one reachable state (a guard
+/// against vacuous specs): bool(const State&).
+template <class Fn>
+  requires std::is_void_v<detail::predicate_args_mistake_t<detail::goal_mistake, Fn>>
+goal_t<Fn> goal(std::string_view name, Fn fn) { return {name, fn}; }
+template <class Fn>
+  requires(!std::is_void_v<detail::predicate_args_mistake_t<detail::goal_mistake, Fn>>)
+detail::predicate_args_mistake_t<detail::goal_mistake, Fn> goal(std::string_view name, Fn fn);
+
+/// States for which fn returns false are kept and checked but not expanded.
+template <class Fn>
+  requires std::is_void_v<detail::predicate_args_mistake_t<detail::constraint_mistake, Fn>>
+constraint_t<Fn> constraint(Fn fn) { return {fn}; }
+template <class Fn>
+  requires(!std::is_void_v<detail::predicate_args_mistake_t<detail::constraint_mistake, Fn>>)
+detail::predicate_args_mistake_t<detail::constraint_mistake, Fn> constraint(Fn fn);
+
+/// TLC's CONSTRAINT: a state for which fn returns false is counted as
+/// generated and then dropped: neither stored (not distinct), nor checked,
+/// nor expanded. Initial states too.
+template <class Fn>
+  requires std::is_void_v<detail::predicate_args_mistake_t<detail::constraint_mistake, Fn>>
+constraint_t<Fn, true> tlc_constraint(Fn fn) { return {fn}; }
+template <class Fn>
+  requires(!std::is_void_v<detail::predicate_args_mistake_t<detail::constraint_mistake, Fn>>)
+detail::predicate_args_mistake_t<detail::constraint_mistake, Fn> tlc_constraint(Fn fn);
+
+template <class... A>
+  requires std::is_void_v<detail::mistake_of<decltype(detail::branches_mistake<A...>())>>
+branches_t<A...> branches(std::string_view name, A... branch) {
+  static_assert(sizeof...(A) > 0, "statecheck::branches: give at least one action(...) as a branch");
+  ((branch.branch_of = name), ...);
+  return {std::make_tuple(std::move(branch)...)};
+}
+template <class... A>
+  requires(!std::is_void_v<detail::mistake_of<decltype(detail::branches_mistake<A...>())>>)
+detail::mistake_of<decltype(detail::branches_mistake<A...>())> branches(std::string_view name, A... branch);
 
 /// Builds a spec from its parts, in any order: init(...) and actions(...) are
 /// required; invariants(...), reachable(...), constraint(...),
@@ -273,8 +311,8 @@ namespace statecheck {
 /// clocks needs its timing, and may add deadlines(...) and allow_timelock
 /// (statecheck/time.hpp).
 template <class State, class... Parts>
+  requires std::is_void_v<detail::spec_mistake_t<State, Parts...>>
 auto spec(std::string_view name, Parts... parts) {
-  detail::check_state_type<State>();
   static_assert((detail::is_init_part<Parts>::value || ...),
                 "statecheck::spec: add statecheck::init([](State& s) { ... })");
   static_assert((detail::is_actions_part<Parts>::value || ...),
@@ -287,11 +325,15 @@ auto spec(std::string_view name, Parts... parts) {
   constexpr bool deadlock_ok = (detail::is_deadlock_part<Parts>::value || ...);
   auto symmetry_part = detail::collect_symmetry(parts...);
   auto time_part = detail::collect_time<State>(parts...);
-  detail::check_parts<State>(init_part, actions_part, invariants_part, goals_part, constraint_part);
   return spec_t<State, decltype(init_part), decltype(actions_part), decltype(invariants_part),
                 decltype(goals_part), decltype(constraint_part), decltype(symmetry_part), decltype(time_part)>{
       name,         init_part,   actions_part,  invariants_part, goals_part,
       constraint_part, deadlock_ok, symmetry_part, time_part};
 }
+/// A spec with a mistake in its state type or a part (one whose callables are
+/// generic: the others name theirs at their own call).
+template <class State, class... Parts>
+  requires(!std::is_void_v<detail::spec_mistake_t<State, Parts...>>)
+detail::spec_mistake_t<State, Parts...> spec(std::string_view name, Parts... parts);
 
 }  // namespace statecheck

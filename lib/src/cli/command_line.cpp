@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 
 #include "report/clip.hpp"
 
@@ -106,9 +107,32 @@ void add_spec_options(CLI::App& cmd, SpecArgs& a, bool single_spec) {
   cmd.add_flag("--quiet,-q", a.quiet, "only the verdict and the trace");
 }
 
+namespace {
+// Whether this library was compiled with optimisation: its search loop,
+// visited set and level table are as hot as the spec's own code (GCC and
+// Clang define __OPTIMIZE__ from -O1 up).
+#if defined(__OPTIMIZE__) || !defined(__GNUC__)
+constexpr bool library_optimised = true;
+#else
+constexpr bool library_optimised = false;
+#endif
+}  // namespace
+
+void warn_if_unoptimised(const SpecEntry& e) {
+  static bool said = false;  // once per process: `suite` may select many specs of one file
+  if ((e.optimised && library_optimised) || said) return;
+  said = true;
+  const std::string what = !e.optimised && !library_optimised ? "spec '" + e.name + "' and the statecheck library were"
+                           : !e.optimised                     ? "spec '" + e.name + "' was"
+                                                               : "the statecheck library was";
+  std::cerr << "statecheck: warning: " << what << " compiled without optimisation, so checks run tens of "
+            << "times slower (61x on one spec); build the checker with -DCMAKE_BUILD_TYPE=Release, or at least -O2\n";
+}
+
 Selected select_spec(const SpecArgs& a) {
   Selected s;
   s.entry = &find_spec(a.spec);
+  warn_if_unoptimised(*s.entry);
   s.info.spec = s.entry->name;
   s.values = constant_values(*s.entry, split_sets(a.sets), s.info.constants);
   s.info.options.threads = a.threads;

@@ -76,7 +76,11 @@ struct Selected {
   std::vector<int> values;
   RunInfo info;  // spec, constants as shown, and the options from SpecArgs
 };
+/// Also warns, as warn_if_unoptimised does.
 Selected select_spec(const SpecArgs& a);
+/// One line on standard error, once per process, when the spec's file was
+/// compiled without optimisation (SpecEntry::optimised).
+void warn_if_unoptimised(const SpecEntry& e);
 
 // The spec's name, constants and sizes from text belong to the engine (the
 // trace tools read them too); the command line uses them as its own.

@@ -38,6 +38,7 @@ int run_suite(const SuiteArgs& a) {
   } else {
     for (const std::string& n : a.specs) specs.push_back(&find_spec(n));
   }
+  for (const SpecEntry* e : specs) warn_if_unoptimised(*e);
   std::cout << summary_header() << "\n";
   int runs = 0, unexpected = 0;
   for (const SpecEntry* e : specs) {

@@ -1,9 +1,11 @@
 // statecheck/detail/choice.hpp - what the engine needs to know of an action's
-// state-dependent choice (each / each_in in spec.hpp): the type of the chosen
+// state-dependent choice (each / each_in in action.hpp): the type of the chosen
 // value, the most witnesses a state may have, and the witnesses of a state in
-// order. Only transitions.hpp and spec_checks.hpp use it; spec.hpp includes
-// it before spec_checks.hpp, so it declares the choice types rather than
-// including spec.hpp.
+// order. A choice that does not fit (an accessor returning a copy, an
+// enumerator that takes no emit) never gets here: action(...) and
+// spec<State>(...) refuse it first (action_checks.hpp). action.hpp includes it
+// (through action_checks.hpp) before the choice types are complete, so it
+// declares them rather than including action.hpp.
 #pragma once
 
 #include <cstdint>
@@ -38,15 +40,10 @@ struct choice_traits<each_t<T, E>, State, P...> {
   template <class F>
   static void enumerate(const each_t<T, E>& c, const State& s, F& f, const P&... vs) {
     emitter<T, F> emit{&f};
-    if constexpr (sizeof...(P) > 0 && std::is_invocable_v<const E&, const State&, emitter<T, F>&, const P&...>) {
+    if constexpr (sizeof...(P) > 0 && std::is_invocable_v<const E&, const State&, emitter<T, F>&, const P&...>)
       c.enumerate(s, emit, vs...);
-    } else {
-      static_assert(std::is_invocable_v<const E&, const State&, emitter<T, F>&>,
-                    "statecheck::each: the enumerator must be callable as (const State& s, auto&& emit) "
-                    "or (const State& s, auto&& emit, parameter values...), and call emit(value) once "
-                    "per choice");
+    else
       c.enumerate(s, emit);
-    }
   }
 };
 
@@ -56,12 +53,6 @@ struct each_in_container {
     if constexpr (sizeof...(P) > 0 && std::is_invocable_v<const A&, const State&, const P&...>) return access(s, vs...);
     else return access(s);
   }
-  static constexpr bool callable = (sizeof...(P) > 0 && std::is_invocable_v<const A&, const State&, const P&...>) ||
-                                   std::is_invocable_v<const A&, const State&>;
-  static_assert(callable,
-                "statecheck::each_in: the accessor must be callable as (const State& s) or (const State& s, "
-                "parameter values...) and return a container of the state by const reference, "
-                "e.g. [](const State& s) -> const auto& { return s.msgs; }");
   using container = std::remove_cvref_t<decltype(get(std::declval<const A&>(), std::declval<const State&>(),
                                                      std::declval<const P&>()...))>;
 };
@@ -69,10 +60,6 @@ struct each_in_container {
 template <class A, class State, class... P>
 struct choice_traits<each_in_t<A>, State, P...> {
   using container = typename each_in_container<A, State, P...>::container;
-  static_assert(requires { container::capacity(); },
-                "statecheck::each_in: the accessor must return a statecheck container with a fixed "
-                "capacity (bounded_set, bounded_vec, bounded_map); for any other range write "
-                "each<T>(\"name\", bound, [](const State& s, auto&& emit) { ... })");
   using value_type = std::remove_cvref_t<decltype(*std::begin(std::declval<const container&>()))>;
   static std::uint32_t bound(const each_in_t<A>&) { return static_cast<std::uint32_t>(container::capacity()); }
 

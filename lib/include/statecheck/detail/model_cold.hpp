@@ -173,7 +173,7 @@ struct ModelCold {
   static bool equal(const std::byte* a, const std::byte* b) {
     if constexpr (std::equality_comparable<State>) {
       return *std::launder(reinterpret_cast<const State*>(a)) == *std::launder(reinterpret_cast<const State*>(b));
-    } else {  // refused by check_state_type's static_assert; nothing more to say here
+    } else {  // refused by spec<State>(...) (state_mistake in spec_checks.hpp); nothing more to say here
       (void)a;
       (void)b;
       return false;

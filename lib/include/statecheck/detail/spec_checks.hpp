@@ -1,5 +1,11 @@
-// statecheck/detail/spec_checks.hpp - compile-time checks of the DSL contract,
-// each with a message that says what to write instead.
+// statecheck/detail/spec_checks.hpp - the mistakes of a spec's state type,
+// init, properties and branches, found at compile time as action_checks.hpp
+// finds an action's (found<M>, M a statecheck::mistake::... type or void), and
+// the run-time check of its names. init(...), invariant(...), goal(...),
+// constraint(...) and branches(...) name their mistake at their own call when
+// their function names the state type; spec<State>(...) then checks the whole
+// spec for this State (the generic callables' mistakes are found there).
+// spec.hpp includes this header after the part types and before the builders.
 #pragma once
 
 #include <concepts>
@@ -7,122 +13,137 @@
 #include <string_view>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
+#include "statecheck/detail/action_checks.hpp"
 #include "statecheck/result.hpp"
 
 namespace statecheck::detail {
 
 template <class State>
-constexpr void check_state_type() {
-  static_assert(reflected_struct<State>,
-                "statecheck: the state type must list its members with "
-                "BOOST_HANA_DEFINE_STRUCT(State, (type, name), ...)");
-  static_assert(std::equality_comparable<State>,
-                "statecheck: the state type and every struct inside it need "
-                "`friend bool operator==(const T&, const T&) = default;` (T: the state, or a struct "
-                "it holds as a member or in a container)");
-  static_assert(std::is_trivially_copyable_v<State> && std::is_default_constructible_v<State>,
-                "statecheck: states are copied for every successor and must be trivially "
-                "copyable: use std::array, statecheck::bounded_vec or statecheck::id_set instead "
-                "of std::vector, std::set or std::string");
-  static_assert(state_member<State>,
-                "statecheck: a state member has an unsupported type; use bool, integers, "
-                "STATECHECK_ENUM enums, std::array, std::bitset, statecheck::bounded_vec, "
-                "statecheck::id_set or nested BOOST_HANA_DEFINE_STRUCT structs, or specialise "
-                "statecheck::member_traits<T> for your type");
+constexpr auto state_mistake() {
+  if constexpr (!reflected_struct<State>)
+    return found<mistake::state_must_list_its_members_with_BOOST_HANA_DEFINE_STRUCT>{};
+  else if constexpr (!std::equality_comparable<State>)
+    return found<mistake::state_or_a_struct_inside_it_has_no_operator_equals>{};
+  else if constexpr (!std::is_trivially_copyable_v<State> || !std::is_default_constructible_v<State>)
+    return found<mistake::state_is_not_trivially_copyable>{};
+  else if constexpr (!state_member<State>)
+    return found<mistake::state_member_has_an_unsupported_type>{};
+  else
+    return none_found{};
 }
 
-// An effect or init that takes the state by value (or as const) compiles and
-// runs, but its changes are lost: every successor equals its parent. Such a
-// callable accepts an rvalue State; one taking State& does not.
-template <class Fn, class State, class... P>
-constexpr bool takes_state_by_reference = !std::is_invocable_v<const Fn&, State&&, P...>;
-
-/// The guard and effect of an action whose values are P... (parameters, then
-/// the chosen value of a choice).
-template <class State, class Guard, class Effect, class... P>
-constexpr void check_callables() {
-  static_assert((state_member<P> && ...),
-                "statecheck::action: a parameter's values are printed in labels: its type needs "
-                "statecheck::member_traits; use int, bool, a STATECHECK_ENUM, a statecheck::id, a "
-                "BOOST_HANA_DEFINE_STRUCT struct, or specialise statecheck::member_traits<T>");
-  constexpr bool guard_mutates = !std::is_invocable_v<const Guard&, const State&, P...> &&
-                                 std::is_invocable_v<const Guard&, State&, P...>;
-  static_assert(!guard_mutates,
-                "statecheck::action: the guard takes the state as State&, so it could change it; "
-                "a guard only reads: write it as [](const State& s, parameter values...) { return ...; }");
-  static_assert(guard_mutates || std::is_invocable_r_v<bool, const Guard&, const State&, P...>,
-                "statecheck::action: the guard must be callable as "
-                "bool(const State&, parameter values...) in parameter order");
-  if constexpr (reads_pre_state<Effect, State, P...>) {
-    static_assert(!std::is_invocable_v<const Effect&, const State&, State&&, P...>,
-                  "statecheck::action: the effect takes the successor by value or as const, so its "
-                  "changes would be lost; write it as [](const State& before, State& after, "
-                  "parameter values...) { ... }");
-    static_assert(std::is_void_v<std::invoke_result_t<const Effect&, const State&, State&, P...>>,
-                  "statecheck::action: the effect returns a value, which would be dropped; change the "
-                  "successor through its State& parameter and return nothing (a guard decides "
-                  "whether the action is enabled)");
-  } else {
-    static_assert(std::is_invocable_v<const Effect&, State&, P...>,
-                  "statecheck::action: the effect must be callable as void(State& next, parameter "
-                  "values...) or void(const State& before, State& after, parameter values...) in "
-                  "parameter order");
-    if constexpr (std::is_invocable_v<const Effect&, State&, P...>) {
-      static_assert(takes_state_by_reference<Effect, State, P...>,
-                    "statecheck::action: the effect takes the state by value or as const, so its "
-                    "changes would be lost; write it as [](State& s, parameter values...) { ... }");
-      static_assert(std::is_void_v<std::invoke_result_t<const Effect&, State&, P...>>,
-                    "statecheck::action: the effect returns a value, which would be dropped; change "
-                    "the state through its State& parameter and return nothing (a guard decides "
-                    "whether the action is enabled)");
-    }
-  }
-}
-
-template <class State, class Guard, class Effect, class Choice, class... P>
-constexpr void check_action(const action_t<Guard, Effect, Choice, P...>&) {
-  if constexpr (std::is_same_v<Choice, no_choice>) {
-    check_callables<State, Guard, Effect, P...>();
-  } else {
-    check_callables<State, Guard, Effect, P..., typename choice_traits<Choice, State, P...>::value_type>();
-  }
-}
-
+/// init's function, called as fn(State&, parameter values...).
 template <class State, class Fn, class... P>
-constexpr void check_init(const init_t<Fn, P...>&) {
-  static_assert(std::is_invocable_v<const Fn&, State&, P...>,
-                "statecheck::init: the function must be callable as "
-                "void(State&, parameter values...) or bool(State&, parameter values...)");
-  if constexpr (std::is_invocable_v<const Fn&, State&, P...>) {
-    static_assert(takes_state_by_reference<Fn, State, P...>,
-                  "statecheck::init: the function takes the state by value or as const, so the "
-                  "initial state would stay empty; write it as [](State& s, parameter values...) { ... }");
-    using R = std::invoke_result_t<const Fn&, State&, P...>;
-    static_assert(std::is_void_v<R> || std::is_same_v<R, bool>,
-                  "statecheck::init: the function must return nothing, or bool to keep only some "
-                  "parameter combinations; change the state through its State& parameter");
+constexpr auto init_fn_mistake() {
+  using sig = signature<Fn>;
+  if constexpr (std::is_invocable_v<const Fn&, State&, const P&...>) {
+    using R = std::invoke_result_t<const Fn&, State&, const P&...>;
+    // One taking State&& also takes a copy (by value, as const): the initial state would stay empty.
+    if constexpr (std::is_invocable_v<const Fn&, State&&, const P&...>)
+      return found<mistake::init_takes_the_state_by_value_or_as_const_so_it_would_stay_empty>{};
+    else if constexpr (!std::is_void_v<R> && !std::is_same_v<R, bool>)
+      return found<mistake::init_returns_neither_nothing_nor_bool>{};
+    else
+      return none_found{};
+  } else if constexpr (sig::known && std::is_same_v<first_param<Fn>, State> &&
+                       !std::is_same_v<param_at_t<0, typename sig::params>, State&>) {
+    return found<mistake::init_takes_the_state_by_value_or_as_const_so_it_would_stay_empty>{};
+  } else {
+    return found<mistake::init_is_not_callable_with_the_state_and_its_values>{};
   }
 }
 
-template <class State, class Fn>
-constexpr void check_predicate() {
-  static_assert(std::is_invocable_r_v<bool, const Fn&, const State&>,
-                "statecheck: invariants, goals and constraints must be callable as "
-                "bool(const State&)");
+template <class State, class Fn, class... Params>
+constexpr auto init_params_mistake(type_list<Params...>) {
+  return init_fn_mistake<State, Fn, typename Params::type...>();
+}
+template <class All, std::size_t... I>
+auto leading_types(std::index_sequence<I...>) -> type_list<std::tuple_element_t<I, All>...>;
+
+/// init(args...): parameters then one function; when the function names the
+/// state type, the function too.
+template <class... Args>
+constexpr auto init_args_mistake() {
+  constexpr std::size_t total = sizeof...(Args);
+  if constexpr (total == 0 || count_leading_params<Args...>() != total - 1) {
+    return found<mistake::init_takes_parameters_then_one_function>{};
+  } else {
+    using all = std::tuple<std::remove_cvref_t<Args>...>;
+    using fn = std::tuple_element_t<total - 1, all>;
+    using state = typename state_of<fn>::type;
+    if constexpr (std::is_void_v<state>) return none_found{};
+    else return init_params_mistake<state, fn>(decltype(leading_types<all>(std::make_index_sequence<total - 1>{})){});
+  }
 }
 
-template <class State, class InitPart, class... A, class... I, class... G, class C>
-constexpr void check_parts(const InitPart& init_part, const actions_t<A...>& acts,
-                           const invariants_t<I...>&, const goals_t<G...>&, const C&) {
-  check_init<State>(init_part);
-  std::apply([](const auto&... a) { (check_action<State>(a), ...); }, acts.list);
-  (check_predicate<State, decltype(std::declval<I>().fn)>(), ...);
-  (check_predicate<State, decltype(std::declval<G>().fn)>(), ...);
-  if constexpr (!std::is_same_v<C, no_constraint>) check_predicate<State, decltype(C::fn)>();
-  static_assert(sizeof...(A) > 0, "statecheck::actions: declare at least one action");
+/// An invariant, goal or constraint: bool(const State&).
+template <class Mistake, class State, class Fn>
+constexpr auto predicate_mistake() {
+  if constexpr (std::is_invocable_r_v<bool, const Fn&, const State&>) return none_found{};
+  else return found<Mistake>{};
 }
+/// The same at invariant(...), goal(...), constraint(...): when Fn names the state type.
+template <class Mistake, class Fn>
+constexpr auto predicate_args_mistake() {
+  using state = typename state_of<Fn>::type;
+  if constexpr (std::is_void_v<state>) return none_found{};
+  else return predicate_mistake<Mistake, state, Fn>();
+}
+
+template <class T>
+constexpr bool is_action = false;
+template <class Guard, class Effect, class Choice, class... P>
+constexpr bool is_action<action_t<Guard, Effect, Choice, P...>> = true;
+
+/// branches(name, branch...): each branch is an action(...).
+template <class... Branch>
+constexpr auto branches_mistake() {
+  if constexpr ((is_action<Branch> && ...)) return none_found{};
+  else return found<mistake::branch_is_not_an_action>{};
+}
+
+/// The mistake of one part of spec<State>(...) for this State; other parts
+/// (allow_deadlock, symmetric<Tag>) have none.
+template <class State, class Part>
+constexpr auto part_mistake(std::type_identity<Part>) {
+  return none_found{};
+}
+template <class State, class Fn, class... P>
+constexpr auto part_mistake(std::type_identity<init_t<Fn, P...>>) {
+  return init_fn_mistake<State, Fn, P...>();
+}
+template <class State, class... A>
+constexpr auto part_mistake(std::type_identity<actions_t<A...>>) {
+  return first_found(built_action_mistake<State>(std::type_identity<A>{})...);
+}
+template <class State, class... Fn>
+constexpr auto part_mistake(std::type_identity<invariants_t<invariant_t<Fn>...>>) {
+  return first_found(predicate_mistake<mistake::invariant_is_not_callable_as_bool_of_const_State_ref, State, Fn>()...);
+}
+template <class State, class... Fn>
+constexpr auto part_mistake(std::type_identity<goals_t<goal_t<Fn>...>>) {
+  return first_found(predicate_mistake<mistake::goal_is_not_callable_as_bool_of_const_State_ref, State, Fn>()...);
+}
+template <class State, class... Fn>
+constexpr auto part_mistake(std::type_identity<deadlines_t<deadline_t<Fn>...>>) {
+  return first_found(predicate_mistake<mistake::deadline_is_not_callable_as_bool_of_const_State_ref, State, Fn>()...);
+}
+template <class State, class Fn, bool Prune>
+constexpr auto part_mistake(std::type_identity<constraint_t<Fn, Prune>>) {
+  return predicate_mistake<mistake::constraint_is_not_callable_as_bool_of_const_State_ref, State, Fn>();
+}
+
+/// spec<State>(parts...): the state type, then each part in the order given.
+template <class State, class... Parts>
+constexpr auto spec_mistake() {
+  if constexpr (!std::is_void_v<mistake_of<decltype(state_mistake<State>())>>) return state_mistake<State>();
+  else return first_found(part_mistake<State>(std::type_identity<Parts>{})...);
+}
+template <class State, class... Parts>
+using spec_mistake_t = mistake_of<decltype(spec_mistake<State, Parts...>())>;
 
 /// Run-time check of the names a property or action is selected and reported
 /// by: two alike would make `--invariant NAME` check one of them and a saved

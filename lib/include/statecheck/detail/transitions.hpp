@@ -73,7 +73,7 @@ inline decltype(auto) with_combination(const Params& params, std::size_t index, 
 }
 
 /// A parameter's value for a label; a type without member_traits is refused
-/// by spec_checks.hpp with a static_assert, and prints nothing more here.
+/// by action(...) (parameter_type_cannot_be_printed), and prints nothing more here.
 template <class V>
 Value printed(const V& v) {
   if constexpr (state_member<V>) return to_value(v);
