@@ -113,3 +113,19 @@ TEST_CASE("a usage error writes nothing to the --checkpoint directory", "[cli][c
   REQUIRE(other.code == 2);
   REQUIRE_THAT(other.out, Catch::Contains("was written by spec 'die-hard', not 'two-phase'"));
 }
+
+TEST_CASE("self-check: `all` checks every state, and the summary says at which depths", "[cli][self-check]") {
+  const Run all = statecheck("check voting --progress 0 --self-check all");
+  REQUIRE(all.code == 0);
+  // Every one of the 77 orbits' representatives (TLC's count, as above), at each of the 11 depths.
+  REQUIRE_THAT(all.out, Catch::Contains("  self-check        77 states at depths 1-11: transitions deterministic"));
+  const auto doc = test::parse_json(statecheck("check voting --self-check all --format json").out);
+  REQUIRE(doc["stats"]["self_checked"] == 77);
+  std::uint64_t sum = 0;
+  for (const auto& n : doc["stats"]["self_checked_by_depth"]) sum += n.get<std::uint64_t>();
+  REQUIRE(sum == 77);
+  REQUIRE(doc["stats"]["self_checked_by_depth"] == doc["stats"]["states_per_level"]);
+  const Run first = statecheck("check voting --progress 0 --self-check 5");
+  REQUIRE_THAT(first.out, Catch::Contains("  self-check        "));
+  REQUIRE_THAT(first.out, Catch::Contains(" at depths 1-11: "));  // the first 5, then one a level
+}

@@ -48,6 +48,7 @@ def main():
             problems.append("the resumed run does not say where it resumed")
         for doc in (alone, resumed):
             doc["stats"].pop("self_checked", None)
+            doc["stats"].pop("self_checked_by_depth", None)
             if doc["stats"].get("symmetry"):
                 for key in ("states", "states_exact"):
                     doc["stats"]["symmetry"].pop(key)

@@ -188,3 +188,135 @@ TEST_CASE("symmetry: the library's renaming (LibraryRename) groups orbits as the
   REQUIRE(library.generated_reduced == hand.generated_reduced);
   REQUIRE(hand.orbits < hand.states);
 }
+
+namespace {
+/// N interchangeable processes, each of which may finish once; a property
+/// that names process `named` (0-based) alone is not symmetric.
+template <int N>
+struct Finished {
+  BOOST_HANA_DEFINE_STRUCT(Finished, (statecheck::id_array<symspecs::Proc, bool, N>, done));
+  friend bool operator==(const Finished&, const Finished&) = default;
+};
+template <int N>
+auto finish_action() {
+  using symspecs::ProcId;
+  return statecheck::action("Finish", statecheck::ids<symspecs::Proc>("p", N),
+                            [](const Finished<N>& s, ProcId q) { return !s.done[q]; },
+                            [](Finished<N>& s, ProcId q) { s.done[q] = true; });
+}
+template <int N>
+auto never_done(int named) {
+  return statecheck::spec<Finished<N>>(
+      "never-done", statecheck::init([](Finished<N>&) {}), statecheck::actions(finish_action<N>()),
+      statecheck::invariants(statecheck::invariant(
+          "NamedNeverDone", [named](const Finished<N>& s) { return !s.done[symspecs::ProcId(named)]; })),
+      statecheck::allow_deadlock, statecheck::symmetric<symspecs::Proc>(N));
+}
+template <int N>
+auto named_done(int named) {
+  return statecheck::spec<Finished<N>>(
+      "named-done", statecheck::init([](Finished<N>&) {}), statecheck::actions(finish_action<N>()),
+      statecheck::reachable(statecheck::goal(
+          "NamedDone", [named](const Finished<N>& s) { return s.done[symspecs::ProcId(named)] && !s.done[symspecs::ProcId(0)]; })),
+      statecheck::allow_deadlock, statecheck::symmetric<symspecs::Proc>(N));
+}
+
+/// The reduced run must stop at the self-check, naming the property; the
+/// unreduced one shows what the reduction would have hidden.
+template <class Spec>
+void require_caught(const Spec& spec, const std::string& where) {
+  for (const unsigned threads : {1u, 3u}) {
+    INFO("threads: " << threads);
+    const CheckResult r = statecheck::check(spec, test::options(threads));
+    REQUIRE(r.outcome == Outcome::error);
+    REQUIRE(r.error->where == where);
+    REQUIRE_THAT(r.error->message, Catch::Contains("gives different answers for a state and its renaming"));
+  }
+}
+
+template <int N>
+void invariant_naming_each_id() {
+  for (int named = 0; named < N; ++named) {
+    INFO("processes: " << N << ", the invariant names p" << named + 1);
+    if (named == 0) {
+      // The representative of a state with one process done has p1 done: the
+      // violation is found (the right answer) before a self-check runs.
+      for (const unsigned threads : {1u, 3u})
+        test::require_violation(statecheck::check(never_done<N>(named), test::options(threads)), "NamedNeverDone", 1);
+    } else {
+      require_caught(never_done<N>(named), "invariant NamedNeverDone");
+    }
+    auto plain = test::options(1);
+    plain.symmetry = false;
+    test::require_violation(statecheck::check(never_done<N>(named), plain), "NamedNeverDone", 1);
+  }
+}
+
+template <int N>
+void goal_naming_each_id() {
+  for (int named = 1; named < N; ++named) {
+    INFO("processes: " << N << ", the goal names p" << named + 1 << " and p1");
+    require_caught(named_done<N>(named), "goal NamedDone");
+    auto plain = test::options(1);
+    plain.symmetry = false;
+    REQUIRE(statecheck::check(named_done<N>(named), plain).outcome == Outcome::ok);
+  }
+}
+}  // namespace
+
+// Adjacent swaps alone passed these: the representative in which one process
+// is done is fixed by the swaps of the others, so the named id never differed.
+TEST_CASE("symmetry: an invariant naming any id beyond the first two is caught by the self-checks",
+          "[symmetry][self-check]") {
+  invariant_naming_each_id<3>();
+  invariant_naming_each_id<4>();
+  invariant_naming_each_id<5>();
+  invariant_naming_each_id<6>();
+}
+
+TEST_CASE("symmetry: a goal naming an id beyond the first two is caught by the self-checks", "[symmetry][self-check]") {
+  goal_naming_each_id<3>();
+  goal_naming_each_id<4>();
+  goal_naming_each_id<5>();
+}
+
+namespace {
+/// Two interchangeable processes behind 256 initial states that only count:
+/// after `depth` steps Flip becomes enabled, for p1 only (a guard that names
+/// an id), far beyond the self-check's first 1,000 states.
+struct LateFlip {
+  BOOST_HANA_DEFINE_STRUCT(LateFlip, (std::uint16_t, count), (std::uint8_t, noise),
+                           (statecheck::id_array<symspecs::Proc, bool, 2>, flipped));
+  friend bool operator==(const LateFlip&, const LateFlip&) = default;
+};
+auto late_asymmetry(int depth) {
+  using symspecs::ProcId;
+  return statecheck::spec<LateFlip>(
+      "late-asymmetry",
+      statecheck::init(statecheck::param("noise", 0, 255), [](LateFlip& s, int noise) { s.noise = static_cast<std::uint8_t>(noise); }),
+      statecheck::actions(
+          statecheck::action("Count", [depth](const LateFlip& s) { return s.count < depth; }, [](LateFlip& s) { ++s.count; }),
+          statecheck::action("Flip", statecheck::ids<symspecs::Proc>("p", 2),
+                             [depth](const LateFlip& s, ProcId q) { return s.count == depth && q == ProcId(0) && !s.flipped[q]; },
+                             [](LateFlip& s, ProcId q) { s.flipped[q] = true; })),
+      statecheck::allow_deadlock, statecheck::symmetric<symspecs::Proc>(2));
+}
+}  // namespace
+
+TEST_CASE("symmetry: an asymmetry deep in the state space is caught by the sampled levels", "[symmetry][self-check]") {
+  for (const unsigned threads : {1u, 3u}) {
+    INFO("threads: " << threads);
+    const CheckResult r = statecheck::check(late_asymmetry(300), test::options(threads));
+    REQUIRE(r.outcome == Outcome::error);
+    REQUIRE(r.error->where == "action Flip");
+    REQUIRE_THAT(r.error->message, Catch::Contains("renaming p1<->p2") && Catch::Contains("different orbits"));
+    REQUIRE(r.error->trace.size() == 302);  // 300 counts, one flip: the first state that the renaming moves
+    // The first 1,000 states (256 a level), one sampled from the rest of level 4, then one a level
+    // up to the failing one (not counted: it did not pass).
+    const auto& by_depth = r.stats.self_checked_by_depth;
+    REQUIRE(by_depth.size() == 301);
+    REQUIRE(std::vector<std::uint64_t>(by_depth.begin(), by_depth.begin() + 5) == std::vector<std::uint64_t>{256, 256, 256, 233, 1});
+    REQUIRE(std::all_of(by_depth.begin() + 4, by_depth.end(), [](std::uint64_t n) { return n == 1; }));
+    REQUIRE(r.stats.self_checked == 1001 + 297);
+  }
+}

@@ -64,7 +64,10 @@ struct CheckOptions {
   bool symmetry = true;                 // reduce by the spec's symmetric<Tag>(n) parts, if any (--no-symmetry: false)
   double progress_seconds = 0;          // 0: no progress lines
   std::vector<std::string> invariants;  // empty: all
-  std::uint64_t self_check_states = 1000;  // run the spec self-checks on this many states (0: none)
+  /// Run the spec self-checks on the first this many states (0: none), then on
+  /// one state in 1,000 of every level (self_check_all: on every state).
+  std::uint64_t self_check_states = 1000;
+  static constexpr std::uint64_t self_check_all = ~std::uint64_t{0};
   /// Which of the shortest counterexamples of an invariant to print: the one
   /// with the fewest switches between actors (a second pass once a violation
   /// is found: search/readable_trace.cpp), or the first one found.
@@ -159,6 +162,9 @@ struct Stats {
   std::uint64_t compaction_collisions = 0;
   std::size_t peak_rss = 0;
   std::uint64_t self_checked = 0;  // states the spec self-checks ran on
+  /// Of them, per BFS level (index 0: the initial states): where they were
+  /// drawn (search/self_check_plan.hpp: the first states, then a sample of every level).
+  std::vector<std::uint64_t> self_checked_by_depth;
   /// The symmetry the counts are reduced by: per kind "s1..s3"; empty when none
   /// (no symmetric part, or --no-symmetry). distinct then counts orbits.
   std::vector<std::string> symmetry;

@@ -35,7 +35,7 @@ struct CheckArgs {
   bool exact = false;
   bool no_symmetry = false;
   std::string trace = "fewest-switches";
-  std::uint64_t self_check = CheckOptions{}.self_check_states;
+  std::string self_check = std::to_string(CheckOptions{}.self_check_states);  // N or "all"
   bool coverage = false;
   std::string graph_file;
   std::string html_file;
@@ -105,7 +105,7 @@ int run_check(const CheckArgs& a) {
   o.symmetry = !a.no_symmetry;
   o.trace = a.trace == "shortest-first-found" ? CheckOptions::TracePolicy::first_found
                                               : CheckOptions::TracePolicy::fewest_switches;
-  o.self_check_states = a.self_check;
+  o.self_check_states = a.self_check == "all" ? CheckOptions::self_check_all : std::stoull(a.self_check);
   o.progress_seconds = a.spec.quiet ? 0 : a.progress;
   if (a.checkpoint_every > 0 && a.checkpoint.empty())
     throw config_error("--checkpoint-every needs --checkpoint DIR to say where the checkpoints go");
@@ -213,8 +213,10 @@ Command add_check_command(CLI::App& app, bool single_spec) {
                   "often) or shortest-first-found (the first the search found)")
       ->check(CLI::IsMember({"fewest-switches", "shortest-first-found"}));
   cmd->add_option("--self-check", a->self_check,
-                  "check determinism, canonical encoding and pure properties on the first N states (0: off; default 1000)")
-      ->check(integer_in(0, std::uint64_t{1} << 40));
+                  "check determinism, canonical encoding, pure properties and the declared symmetry on the first N states, "
+                  "then on one state in 1,000 of every level (0: off; default 1000; all: every state, once per new "
+                  "symmetry declaration)")
+      ->check(integer_in(0, std::uint64_t{1} << 40, "all"));
   cmd->add_flag("--coverage", a->coverage, "per action and parameter value: times enabled, new states, never enabled");
   cmd->add_option("--dump-graph", a->graph_file, "write the whole reachable graph of a small spec as Graphviz DOT")
       ->check(non_empty_path());

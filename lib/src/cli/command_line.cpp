@@ -13,20 +13,22 @@
 
 namespace statecheck::cli {
 
-CLI::Validator integer_in(std::uint64_t low, std::uint64_t high) {
+CLI::Validator integer_in(std::uint64_t low, std::uint64_t high, const std::string& word) {
   const std::string range = std::to_string(low) + ".." + std::to_string(high);
-  auto check = [low, high, range](std::string& text) -> std::string {
+  const std::string wanted = word.empty() ? "an integer in " + range : word + " or an integer in " + range;
+  auto check = [low, high, range, wanted, word](std::string& text) -> std::string {
+    if (!word.empty() && text == word) return {};
     std::uint64_t value = 0;
     const char* end = text.data() + text.size();
     const auto [stop, ec] = std::from_chars(text.data(), end, value);
     const bool digits = !text.empty() && text.front() != '-' && stop == end;
     if (!digits || (ec != std::errc{} && ec != std::errc::result_out_of_range))
-      return "takes an integer in " + range + ", not '" + detail::clipped(text) + "'";
+      return "takes " + wanted + ", not '" + detail::clipped(text) + "'";
     if (ec == std::errc::result_out_of_range || value < low || value > high)
       return detail::clipped(text) + " is out of range; use a value in " + range;
     return {};
   };
-  return {check, range};
+  return {check, word.empty() ? range : word + "|" + range};
 }
 
 namespace {

@@ -58,8 +58,8 @@ void add_spec_options(CLI::App& cmd, SpecArgs& a, bool single_spec);
 
 /// Validators whose messages read as one sentence after the flag's name (the
 /// parse-error handler in cli.cpp joins them): what is wrong, what to give.
-/// An integer written in digits only (no sign) in low..high.
-CLI::Validator integer_in(std::uint64_t low, std::uint64_t high);
+/// An integer written in digits only (no sign) in low..high, or `word` when given ("all").
+CLI::Validator integer_in(std::uint64_t low, std::uint64_t high, const std::string& word = "");
 /// --threads above this is refused: past a few per core, threads only add
 /// contention (4096 threads made a 0.2 s check take 91 s).
 inline constexpr unsigned max_threads = 256;

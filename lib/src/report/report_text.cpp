@@ -53,6 +53,16 @@ std::string value_text(const Value& v) {
 
 namespace {
 
+/// " at depths 1-40" (or " at depth 1"): the levels the self-checked states were drawn from.
+std::string self_checked_depths(const Stats& s) {
+  const auto& by = s.self_checked_by_depth;
+  const auto first = std::find_if(by.begin(), by.end(), [](std::uint64_t n) { return n > 0; });
+  if (first == by.end()) return "";
+  const auto last = std::find_if(by.rbegin(), by.rend(), [](std::uint64_t n) { return n > 0; });
+  const std::size_t a = static_cast<std::size_t>(first - by.begin()) + 1, b = by.size() - static_cast<std::size_t>(last - by.rbegin());
+  return a == b ? " at depth " + std::to_string(a) : " at depths " + std::to_string(a) + "-" + std::to_string(b);
+}
+
 void flatten_into(const Value& v, const std::string& path, std::vector<Field>& out) {
   using K = Value::Kind;
   const bool structured_sequence = v.kind == K::sequence && !v.items.empty() && v.items.front().is_structured();
@@ -220,8 +230,8 @@ void print_stats(std::ostream& out, const CheckResult& r) {
                 bytes_text(s.trace_bytes).c_str(), per_state, bytes_text(s.peak_rss).c_str());
   out << line;
   if (s.self_checked > 0)
-    out << "  self-check        " << with_commas(s.self_checked)
-        << " states: transitions deterministic, encoding canonical, properties pure"
+    out << "  self-check        " << with_commas(s.self_checked) << " states" << self_checked_depths(s)
+        << ": transitions deterministic, encoding canonical, properties pure"
         << (s.symmetry.empty() ? "" : ", renaming commutes with the spec") << "\n";
   if (s.trace_disk_bytes != 0) out << "  trace log spilled " << bytes_text(s.trace_disk_bytes) << " to --workdir\n";
   if (s.frontier_spilled_levels != 0)

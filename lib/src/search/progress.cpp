@@ -35,6 +35,12 @@ std::string forecast_text(const std::optional<Projection>& p) {
   return fmt::format("  forecast: {} states, {:.0f} s, {} in all", p->states, p->seconds, mib_text(p->memory));
 }
 
+/// "  self-check 120/1,000 states of this level" while one runs, else "".
+std::string self_check_text(std::uint64_t checked, std::uint64_t planned) {
+  if (planned == 0) return "";
+  return fmt::format("  self-check {}/{} states of this level", checked, planned);
+}
+
 }  // namespace
 
 void Progress::loop(double seconds, const Forecast& forecast, const std::string& scope) {
@@ -50,10 +56,12 @@ void Progress::loop(double seconds, const Forecast& forecast, const std::string&
     // other processes leave it): no negative rate, and never an unsigned wrap.
     const std::uint64_t gained = distinct > last_distinct ? distinct - last_distinct : 0;
     const double rate = static_cast<double>(gained) / std::chrono::duration<double>(now - last).count();
-    spdlog::info("{}depth {}  distinct {}  generated {}  queue {}  {:.0f} states/s  table load {:.1f}%  ({:.0f} s){}",
+    spdlog::info("{}depth {}  distinct {}  generated {}  queue {}  {:.0f} states/s  table load {:.1f}%{}  ({:.0f} s){}",
                  scope, depth_.load(std::memory_order_relaxed), distinct, generated_.load(std::memory_order_relaxed),
                  queue_.load(std::memory_order_relaxed), rate,
                  load_permille_.load(std::memory_order_relaxed) / 10.0,
+                 self_check_text(self_checked_.load(std::memory_order_relaxed),
+                                 self_check_planned_.load(std::memory_order_relaxed)),
                  std::chrono::duration<double>(now - start).count(), forecast_text(forecast.current()));
     last_distinct = distinct;
     last = now;

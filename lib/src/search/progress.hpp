@@ -29,6 +29,13 @@ class Progress {
     queue_.store(queue, std::memory_order_relaxed);
     load_permille_.store(static_cast<std::uint32_t>(load * 1000), std::memory_order_relaxed);
   }
+  /// The spec self-checks of the level about to be expanded: `checked` of
+  /// `planned` states done (planned 0: none running). The line says so, since
+  /// a self-checked state costs many expansions (tools/symmetry_check.hpp).
+  void publish_self_check(std::uint64_t checked, std::uint64_t planned) {
+    self_checked_.store(checked, std::memory_order_relaxed);
+    self_check_planned_.store(planned, std::memory_order_relaxed);
+  }
 
  private:
   void loop(double seconds, const Forecast& forecast, const std::string& scope);
@@ -37,6 +44,8 @@ class Progress {
   std::atomic<std::uint64_t> generated_{0};
   std::atomic<std::uint64_t> queue_{0};
   std::atomic<std::uint32_t> load_permille_{0};
+  std::atomic<std::uint64_t> self_checked_{0};
+  std::atomic<std::uint64_t> self_check_planned_{0};
   std::thread thread_;
   std::mutex mutex_;
   std::condition_variable wake_;

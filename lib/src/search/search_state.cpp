@@ -11,6 +11,7 @@
 
 #include "store/fault.hpp"
 #include "statecheck/detail/search.hpp"
+#include "search/self_check_plan.hpp"
 #include "tools/self_check.hpp"
 #include "tools/symmetry_check.hpp"
 
@@ -264,9 +265,9 @@ bool SearchState::fit_memory(std::size_t extra, const std::string& what) {
 bool SearchState::self_check_frontier() {
   if (!view) return true;
   std::uint64_t& done = result.stats.self_checked;
-  // Across processes the budget is spent on the whole level's first states, in
-  // global rank order, each process checking its own, so the same states are
-  // checked and the same first failure is reported as by one process.
+  // Across processes the plan is over the whole level, in global rank order,
+  // each process checking its own states, so the same states are checked and
+  // the same first failure is reported as by one process.
   const std::uint64_t level_states = net ? global_frontier_count : frontier_count;
   if (done == 0 && level_states > 0) {
     try {
@@ -278,20 +279,35 @@ bool SearchState::self_check_frontier() {
       // init threw: the search has reported it already
     }
   }
-  const std::uint64_t checked = std::min(level_states, options.self_check_states - std::min(done, options.self_check_states));
+  const SelfCheckPlan plan(options.self_check_states, done, level_states);
   std::optional<SelfCheckFailure> failure;
-  std::uint64_t failed_at = checked;  // the failing state's (global) rank: the states before it passed
+  std::uint64_t reached = plan.end();  // the (global) rank the scan stopped at: the selected states before it passed
+  std::uint64_t checked = 0;
+  progress.publish_self_check(0, plan.total());
   for (std::uint64_t rank = 0; rank < frontier_count && !failure; ++rank) {
     const std::uint64_t global = net ? frontier_ranks[rank] : rank;
-    if (global >= checked) break;
+    if (global >= plan.end()) break;
+    if (!plan.selected(global)) continue;
+    if (stop_flag().load(std::memory_order_relaxed)) {  // Ctrl-C: the level's expansion stops right after
+      reached = global;
+      break;
+    }
     const std::byte* state = frontier.view(rank, rank + 1);  // on disk: a miss reads a window from `rank` on
     failure = self_check(*view, state, invariant_mask);
-    if (failure) failed_at = global;
+    if (failure) reached = global;
+    progress.publish_self_check(++checked, plan.total());
   }
-  if (net) agree_self_check(failure, failed_at);
-  done += failed_at;
+  progress.publish_self_check(0, 0);
+  if (net) agree_self_check(failure, reached);
+  const std::uint64_t passed = plan.count_below(reached);
+  done += passed;
+  if (passed > 0) {
+    auto& by_depth = result.stats.self_checked_by_depth;
+    if (by_depth.size() < level) by_depth.resize(level);
+    by_depth[level - 1] += passed;
+  }
   if (!failure) return true;
-  fail_with_error({level, failed_at}, "self-check failed: " + failure->message, failure->where, std::nullopt);
+  fail_with_error({level, reached}, "self-check failed: " + failure->message, failure->where, std::nullopt);
   return false;
 }
 

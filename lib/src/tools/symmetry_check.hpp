@@ -3,12 +3,19 @@
 // renaming the symmetric ids commutes with the spec: a guard, effect or
 // property that names one id (`s.leader == ScmId(0)`), a std::array indexed
 // by an id instead of an id_array, or initial states not closed under renaming
-// would make the counts silently wrong. Checked with the adjacent swaps
-// (s1<->s2, s2<->s3, ...), which generate every renaming:
-//  - initial states: the swap of each is an initial state too;
-//  - on sampled states s and t = swap(s): every invariant and goal gives the
-//    same answer, the constraint too, and per action the representatives of
-//    the successors of s and of t form the same multiset.
+// would make the counts silently wrong.
+//  - initial states: the image of each under every adjacent swap (s1<->s2,
+//    s2<->s3, ...) is an initial state too; the swaps generate every renaming,
+//    and the set is checked whole, so this is exact;
+//  - on sampled states s (search/self_check_plan.hpp) and t = a renaming of s
+//    that moves s: every invariant and goal gives the same answer, the
+//    constraint too, and per action the representatives of the successors of
+//    s and of t form the same multiset. One state is not checked under
+//    generators alone (a property reading p3 passes on a state fixed by
+//    p2<->p3), so the renamings move every id: per symmetric range of n ids
+//    the adjacent swaps, the rotations and two drawn permutations (the whole
+//    group when n <= 3), at most 2(n-1)+2. The cost per checked state: that
+//    many property evaluations and expansions, each successor canonicalized.
 #pragma once
 
 #include <cstdint>
