@@ -20,8 +20,7 @@ class SelfCheckPlan {
   static constexpr std::uint64_t sample_rate = 1000;
 
   /// A level of `level_states` states, after `checked_before` states of the run were checked.
-  SelfCheckPlan(std::uint64_t budget, std::uint64_t checked_before, std::uint64_t level_states)
-      : level_states_(level_states) {
+  SelfCheckPlan(std::uint64_t budget, std::uint64_t checked_before, std::uint64_t level_states) {
     if (budget == 0 || level_states == 0) return;
     if (budget == all) {
       head_ = level_states;
@@ -50,7 +49,6 @@ class SelfCheckPlan {
   std::uint64_t end() const { return samples_ > 0 ? head_ + (samples_ - 1) * stride_ + 1 : head_; }
 
  private:
-  std::uint64_t level_states_ = 0;
   std::uint64_t head_ = 0;     // the first states of the level, checked while the run's budget lasts
   std::uint64_t samples_ = 0;  // then this many, one every stride_ ranks
   std::uint64_t stride_ = 1;
