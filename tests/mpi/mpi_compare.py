@@ -17,7 +17,8 @@ import sys
 
 # Resource fields: per process, not per answer.
 PER_PROCESS = {"seconds", "visited_set", "trace_log_bytes", "trace_log_disk_bytes", "memory_peak_bytes",
-               "peak_rss_bytes", "frontier_spilled_levels", "frontier_disk_bytes", "frontier_raw_bytes", "level_table", "forecast"}
+               "peak_rss_bytes", "frontier_spilled_levels", "frontier_disk_bytes", "frontier_raw_bytes", "level_table", "forecast",
+               "self_check_seconds"}
 
 
 def answer(doc):

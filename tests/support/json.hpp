@@ -31,7 +31,7 @@ inline const nlohmann::json& field(const nlohmann::json& doc, const std::string&
 inline nlohmann::json search_facts(const std::string& out) {
   nlohmann::json doc = parse_json(out);
   for (const char* key : {"seconds", "peak_rss_bytes", "memory_peak_bytes", "frontier_spilled_levels",
-                          "frontier_disk_bytes", "frontier_raw_bytes", "forecast", "level_table"})
+                          "frontier_disk_bytes", "frontier_raw_bytes", "forecast", "level_table", "self_check_seconds"})
     doc["stats"].erase(key);
   doc["run"]["options"].erase("memory_bytes");  // runs compared at different --memory on purpose
   return doc;

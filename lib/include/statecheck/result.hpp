@@ -165,6 +165,7 @@ struct Stats {
   /// Of them, per BFS level (index 0: the initial states): where they were
   /// drawn (search/self_check_plan.hpp: the first states, then a sample of every level).
   std::vector<std::uint64_t> self_checked_by_depth;
+  double self_check_seconds = 0;   // of `seconds`, spent in the self-checks (this process's)
   /// The symmetry the counts are reduced by: per kind "s1..s3"; empty when none
   /// (no symmetric part, or --no-symmetry). distinct then counts orbits.
   std::vector<std::string> symmetry;

@@ -153,6 +153,7 @@ ordered_json stats_json(const Stats& s) {
           {"frontier_raw_bytes", s.frontier_raw_bytes},
           {"peak_rss_bytes", s.peak_rss},                             {"self_checked", s.self_checked},
           {"self_checked_by_depth", s.self_checked_by_depth},
+          {"self_check_seconds", s.self_check_seconds},
           {"symmetry", symmetry_json(s)},
           {"level_table", {{"slots", s.level_table_slots}, {"retries", s.level_table_retries}}}};
 }

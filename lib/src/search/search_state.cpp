@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <thread>
 
@@ -279,6 +280,7 @@ bool SearchState::self_check_frontier() {
       // init threw: the search has reported it already
     }
   }
+  const auto self_check_start = std::chrono::steady_clock::now();
   const SelfCheckPlan plan(options.self_check_states, done, level_states);
   std::optional<SelfCheckFailure> failure;
   std::uint64_t reached = plan.end();  // the (global) rank the scan stopped at: the selected states before it passed
@@ -298,6 +300,7 @@ bool SearchState::self_check_frontier() {
     progress.publish_self_check(++checked, plan.total());
   }
   progress.publish_self_check(0, 0);
+  result.stats.self_check_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - self_check_start).count();
   if (net) agree_self_check(failure, reached);
   const std::uint64_t passed = plan.count_below(reached);
   done += passed;
