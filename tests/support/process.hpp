@@ -61,6 +61,18 @@ class Child {
     REQUIRE(std::filesystem::exists(path));
   }
 
+  /// Waits until the output so far satisfies `seen(output)`; fails if the
+  /// child ends first (or after the same cap as wait_for_file).
+  template <class Seen>
+  void wait_for_output(Seen seen) {
+    for (int i = 0; i < 120'000 && !seen(read_text(output_)); ++i) {
+      REQUIRE(!exited_early());
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    INFO("output so far: " << read_text(output_));
+    REQUIRE(seen(read_text(output_)));
+  }
+
   void signal(int sig) const { REQUIRE(::kill(pid_, sig) == 0); }
 
   struct End {
