@@ -162,6 +162,14 @@ TEST_CASE("injected trace-log spill write and read-back failures: exit 3 naming 
   CHECK(read.out.find("stopped: cannot read back the trace log spill file " + work + "/statecheck-trace-") != std::string::npos);
   CHECK(read.out.find(": Input/output error; a violation of NotSolved was found, but its trace could not be rebuilt\n") !=
         std::string::npos);
+  // A spilled level damaged on disk (the hook flips 4 bytes of each) is caught by its checksum before it is decoded.
+  const auto damaged = sh("STATECHECK_FAULT=spill-corrupt " + run);
+  CHECK(damaged.code == 3);
+  CHECK(damaged.out.find("stopped: trace log spill file " + work + "/statecheck-trace-") != std::string::npos);
+  CHECK(damaged.out.find(" (deleted, in --workdir) block of level 7 is damaged (checksum mismatch): the disk or another "
+                         "process changed it after it was written; check the disk under --workdir or give another "
+                         "--workdir, and rerun; a violation of NotSolved was found, but its trace could not be "
+                         "rebuilt\n") != std::string::npos);
   // Without a fault the same forced path is not taken, and the run ends as usual.
   CHECK(sh(run).code == 1);
   CHECK(fs::is_empty(work));

@@ -189,7 +189,7 @@ bool spill_fault_injected(bool frontier) {
   const Fault f = injected_fault();
   if (frontier) return f == Fault::frontier_write || f == Fault::frontier_read || f == Fault::frontier_spill ||
                        f == Fault::frontier_corrupt;
-  return f == Fault::spill_write || f == Fault::spill_read;
+  return f == Fault::spill_write || f == Fault::spill_read || f == Fault::spill_corrupt;
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // The STATECHECK_FAULT test hook; see detail/fault.hpp.
 #include "store/fault.hpp"
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <string_view>
 
@@ -22,9 +24,20 @@ Fault injected_fault() {
     if (name == "frontier-stream-write") return Fault::frontier_stream_write;
     if (name == "frontier-stream-interrupt") return Fault::frontier_stream_interrupt;
     if (name == "frontier-corrupt") return Fault::frontier_corrupt;
+    if (name == "spill-corrupt") return Fault::spill_corrupt;
     return Fault::none;
   }();
   return fault;
+}
+
+void damage_if_injected(Fault f, int fd, std::uint64_t offset, std::size_t bytes) {
+  if (injected_fault() != f || bytes == 0) return;
+  const std::size_t n = bytes < 4 ? bytes : 4;
+  const auto at = static_cast<off_t>(offset + (bytes - n) / 2);
+  unsigned char b[4] = {};
+  if (pread(fd, b, n, at) != static_cast<ssize_t>(n)) return;
+  for (std::size_t i = 0; i < n; ++i) b[i] ^= 0x5a;
+  if (pwrite(fd, b, n, at) != static_cast<ssize_t>(n)) return;
 }
 
 }  // namespace statecheck::detail

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <utility>
 
+#include "statecheck/detail/hash.hpp"
 #include "store/fault.hpp"
 #include "store/frontier_codec.hpp"
 #include "store/file_io.hpp"
@@ -20,10 +21,12 @@ FrontierStore::~FrontierStore() { close_file(); }
 
 namespace {
 
-// A block's header on disk: its frame's bytes and its states, checked against the index when read back.
+// A block's header on disk: its stored bytes, its states and their XXH3-64, checked against the index
+// when read back (the index, in RAM, is what a damaged file cannot change).
 struct BlockHeader {
   std::uint64_t packed;
   std::uint64_t states;
+  std::uint64_t checksum;
 };
 constexpr std::size_t header_bytes = sizeof(BlockHeader);
 
@@ -41,10 +44,12 @@ void FrontierStore::fail(const std::string& what) const {
                         "; free space in --workdir, give another --workdir, or raise --memory");
 }
 
-void FrontierStore::fail_corrupt(std::uint64_t first, const std::string& why) const {
-  throw FrontierIoError("cannot read back the frontier spill file " + file_ + ": its block from state " +
-                        std::to_string(first) + " is corrupt (" + why +
-                        "); the disk under --workdir returned other bytes than were written: check it, or give another --workdir");
+void FrontierStore::fail_corrupt(std::size_t k, const std::string& why) const {
+  const std::uint64_t last = (k + 1 < blocks_.size() ? blocks_[k + 1].first : written_) - 1;
+  throw FrontierIoError("frontier spill file " + file_ + " block " + std::to_string(k + 1) + " (states " +
+                        std::to_string(blocks_[k].first) + " to " + std::to_string(last) + ") is damaged (" + why +
+                        "): the disk or another process changed it after it was written; check the disk under "
+                        "--workdir or give another --workdir, and rerun");
 }
 
 void FrontierStore::close_file() {
@@ -86,8 +91,8 @@ void FrontierStore::start(std::uint64_t n, bool on_disk) {
     return;
   }
   span_ = span(n);
-  // Compressed: a view decodes whole blocks from the one holding its first state (3 spans, or the level).
-  window_states_ = compress_ ? static_cast<std::size_t>(std::min(std::max<std::uint64_t>(n, 1), 3 * span_)) : span_;
+  // A view reads (and checks) whole blocks from the one holding its first state (3 spans, or the level).
+  window_states_ = static_cast<std::size_t>(std::min(std::max<std::uint64_t>(n, 1), 3 * span_));
   states_ = allocate(window_states_ * stride_);
   if (compress_) {
     packed_capacity_ = header_bytes + FrontierCodec::bound(static_cast<std::size_t>(span_) * stride_);
@@ -99,8 +104,8 @@ void FrontierStore::start(std::uint64_t n, bool on_disk) {
 std::uint64_t FrontierStore::window() const { return on_disk() ? span_ : std::max<std::uint64_t>(count_, 1); }
 
 std::uint64_t FrontierStore::span(std::uint64_t n) const {
-  // Compressed, the decoded window (3 spans) and the frame buffer (about 1) share window_bytes.
-  const std::uint64_t most = std::max<std::size_t>(window_bytes_ / stride_ / (compress_ ? 4 : 1), 1);
+  // The decoded window (3 spans) and, compressed, the frame buffer (about 1) share window_bytes.
+  const std::uint64_t most = std::max<std::size_t>(window_bytes_ / stride_ / (compress_ ? 4 : 3), 1);
   return std::clamp<std::uint64_t>(n, 1, most);
 }
 
@@ -112,8 +117,8 @@ std::size_t FrontierStore::ram_bytes() const {
 
 std::size_t FrontierStore::window_ram_bytes(std::uint64_t n) const {
   const std::uint64_t s = span(n);
-  if (!compress_) return static_cast<std::size_t>(s) * stride_;
   const auto decoded = static_cast<std::size_t>(std::min(std::max<std::uint64_t>(n, 1), 3 * s)) * stride_;
+  if (!compress_) return decoded;
   return decoded + header_bytes + FrontierCodec::bound(static_cast<std::size_t>(s) * stride_) + FrontierCodec::planned_bytes;
 }
 
@@ -125,13 +130,7 @@ std::byte* FrontierStore::block(std::uint64_t begin, std::uint64_t end) {
 void FrontierStore::commit(std::uint64_t begin, std::uint64_t end) {
   if (!on_disk()) return;
   window_begin_ = window_end_ = 0;  // the window now holds what was written, not a view
-  if (compress_) return write_block(begin, end);
-  const std::size_t bytes = static_cast<std::size_t>(end - begin) * stride_;
-  if (!transfer(pwrite, fd_, reinterpret_cast<const char*>(states_.get()), bytes, begin * stride_) ||
-      fault_injected(Fault::frontier_write, ENOSPC) || fault_injected(Fault::frontier_stream_write, ENOSPC))
-    fail("write");
-  disk_bytes_ += bytes;
-  raw_bytes_ += bytes;
+  write_block(begin, end);
 }
 
 void FrontierStore::start_appending() {
@@ -169,18 +168,7 @@ void FrontierStore::swap_level(FrontierStore& other) noexcept {
 const std::byte* FrontierStore::view(std::uint64_t begin, std::uint64_t end) const {
   if (end < begin || end > count_ || end - begin > window()) throw std::logic_error("frontier view out of range");
   if (!on_disk()) return states_.get() + begin * stride_;
-  if ((begin < window_begin_ || end > window_end_) && compress_) load_blocks(begin, end);
-  if (begin < window_begin_ || end > window_end_) {
-    window_begin_ = window_end_ = 0;
-    // Read a whole window from `begin` on: the next view (the search reads in rank order) is then a hit.
-    const std::uint64_t last = std::min(count_, begin + window_states_);
-    if (!transfer(pread, fd_, reinterpret_cast<char*>(states_.get()), static_cast<std::size_t>(last - begin) * stride_,
-                  begin * stride_) ||
-        fault_injected(Fault::frontier_read, EIO))
-      fail("read back");
-    window_begin_ = begin;
-    window_end_ = last;
-  }
+  if (begin < window_begin_ || end > window_end_) load_blocks(begin, end);
   return states_.get() + (begin - window_begin_) * stride_;
 }
 
@@ -212,15 +200,21 @@ void FrontierStore::spill() {
 void FrontierStore::write_block(std::uint64_t begin, std::uint64_t end) {
   if (begin != written_ || end - begin > span_) throw std::logic_error("frontier block written out of order");
   const std::size_t raw = static_cast<std::size_t>(end - begin) * stride_;
-  const std::size_t packed = codec_.compress(states_.get(), raw, packed_.get() + header_bytes, packed_capacity_ - header_bytes);
-  const BlockHeader header{packed, end - begin};
-  std::memcpy(packed_.get(), &header, header_bytes);
-  // The test hook frontier-corrupt: the frame is damaged as a failing disk would, after its checksum was taken.
-  if (injected_fault() == Fault::frontier_corrupt) packed_[header_bytes + packed / 2] ^= std::byte{0x5a};
-  if (!transfer(pwrite, fd_, reinterpret_cast<const char*>(packed_.get()), header_bytes + packed, file_end_) ||
-      fault_injected(Fault::frontier_write, ENOSPC) || fault_injected(Fault::frontier_stream_write, ENOSPC))
+  // Raw, the header is written apart and the states straight from the window: no copy of a block.
+  std::byte raw_header[header_bytes];
+  std::byte* const head = compress_ ? packed_.get() : raw_header;
+  const std::byte* const stored = compress_ ? packed_.get() + header_bytes : states_.get();
+  const std::size_t packed =
+      compress_ ? codec_.compress(states_.get(), raw, packed_.get() + header_bytes, packed_capacity_ - header_bytes) : raw;
+  const BlockHeader header{packed, end - begin, XXH3_64bits(stored, packed)};
+  std::memcpy(head, &header, header_bytes);
+  const bool written = compress_ ? transfer(pwrite, fd_, reinterpret_cast<const char*>(head), header_bytes + packed, file_end_)
+                                 : transfer(pwrite, fd_, reinterpret_cast<const char*>(head), header_bytes, file_end_) &&
+                                       transfer(pwrite, fd_, reinterpret_cast<const char*>(stored), packed, file_end_ + header_bytes);
+  if (!written || fault_injected(Fault::frontier_write, ENOSPC) || fault_injected(Fault::frontier_stream_write, ENOSPC))
     fail("write");
-  blocks_.push_back({begin, file_end_, packed});
+  damage_if_injected(Fault::frontier_corrupt, fd_, file_end_ + header_bytes, packed);
+  blocks_.push_back({begin, file_end_, packed, header.checksum});
   written_ = end;
   file_end_ += header_bytes + packed;
   disk_bytes_ += header_bytes + packed;
@@ -261,18 +255,25 @@ void FrontierStore::load_blocks(std::uint64_t begin, std::uint64_t end) const {
 void FrontierStore::read_block(std::size_t k, std::byte* out) const {
   const Block& b = blocks_[k];
   const std::uint64_t states = (k + 1 < blocks_.size() ? blocks_[k + 1].first : written_) - b.first;
-  const std::size_t bytes = header_bytes + static_cast<std::size_t>(b.packed);
-  if (!transfer(pread, fd_, reinterpret_cast<char*>(packed_.get()), bytes, b.offset) ||
-      fault_injected(Fault::frontier_read, EIO))
-    fail("read back");
+  const auto packed = static_cast<std::size_t>(b.packed);
+  // Raw, the states are read straight into the window; they are not handed out before the checksum matched.
+  std::byte raw_header[header_bytes];
+  std::byte* const head = compress_ ? packed_.get() : raw_header;
+  std::byte* const stored = compress_ ? packed_.get() + header_bytes : out;
+  const bool read = compress_ ? transfer(pread, fd_, reinterpret_cast<char*>(head), header_bytes + packed, b.offset)
+                              : transfer(pread, fd_, reinterpret_cast<char*>(head), header_bytes, b.offset) &&
+                                    transfer(pread, fd_, reinterpret_cast<char*>(stored), packed, b.offset + header_bytes);
+  if (!read || fault_injected(Fault::frontier_read, EIO)) fail("read back");
   BlockHeader header{};
-  std::memcpy(&header, packed_.get(), header_bytes);
-  if (header.packed != b.packed || header.states != states)
-    fail_corrupt(b.first, "its header says " + std::to_string(header.states) + " states in " + std::to_string(header.packed) +
-                              " bytes, not " + std::to_string(states) + " in " + std::to_string(b.packed));
-  const std::string why = codec_.decompress(packed_.get() + header_bytes, static_cast<std::size_t>(b.packed), out,
-                                            static_cast<std::size_t>(states) * stride_);
-  if (!why.empty()) fail_corrupt(b.first, "zstd: " + why);
+  std::memcpy(&header, head, header_bytes);
+  if (header.packed != b.packed || header.states != states || header.checksum != b.checksum)
+    fail_corrupt(k, "its header says " + std::to_string(header.states) + " states in " + std::to_string(header.packed) +
+                        " bytes, not " + std::to_string(states) + " in " + std::to_string(b.packed));
+  // Before a byte is decoded: a damaged frame never reaches zstd, damaged raw states never the search.
+  if (XXH3_64bits(stored, packed) != b.checksum) fail_corrupt(k, "checksum mismatch");
+  if (!compress_) return;
+  const std::string why = codec_.decompress(stored, packed, out, static_cast<std::size_t>(states) * stride_);
+  if (!why.empty()) fail_corrupt(k, "zstd: " + why);
 }
 
 }  // namespace statecheck::detail

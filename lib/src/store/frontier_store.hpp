@@ -11,14 +11,17 @@
 // it is made; search/level_writer.hpp). Only bytes, no search logic:
 // the search decides when a level goes to disk (search_state.cpp).
 //
-// With compression (--workdir-compression zstd, the default) each committed
-// block is one record: a 16-byte header (frame bytes, states) and a zstd
-// frame (store/frontier_codec.hpp); an index in RAM (one entry a block) finds
-// the block holding a rank, so that a view may start anywhere (a trace's last
+// Each committed block is one record: a 24-byte header (stored bytes, states,
+// XXH3-64 of the stored bytes) and the states, as a zstd frame
+// (--workdir-compression zstd, the default; store/frontier_codec.hpp) or raw
+// (none). An index in RAM (one entry a block, with its checksum) finds the
+// block holding a rank, so that a view may start anywhere (a trace's last
 // state, a self-check) and blocks may be shorter than a window (the streamed
-// level's last batch of each flush). A view decodes whole blocks from the one
-// holding its first state, so the decoded window holds 3 blocks' worth of
-// states: blocks and views span at most a third of it.
+// level's last batch of each flush). A view reads whole blocks from the one
+// holding its first state, each checked against its checksum before a byte
+// of it is decoded or handed out (a damaged disk stops the run, naming the
+// block, never feeds it other states), so the decoded window holds 3 blocks'
+// worth of states: blocks and views span at most a third of it.
 //
 // I/O failures throw FrontierIoError: one line naming the file and the fix.
 #pragma once
@@ -99,7 +102,8 @@ class FrontierStore {
   void open_file();
   void close_file();
   [[noreturn]] void fail(const std::string& what) const;
-  [[noreturn]] void fail_corrupt(std::uint64_t first, const std::string& why) const;
+  /// Block `k` read back is not what was written: exit 3 naming the file and the block.
+  [[noreturn]] void fail_corrupt(std::size_t k, const std::string& why) const;
   /// States a block or view spans at most, for a level of `n` states on disk.
   std::uint64_t span(std::uint64_t n) const;
   void write_block(std::uint64_t begin, std::uint64_t end);
@@ -124,11 +128,12 @@ class FrontierStore {
   Buffer states_;                        // in RAM: the level; on disk: the (decoded) window
   std::size_t window_states_ = 0;        // on disk: the window's capacity
   std::uint64_t span_ = 0;               // on disk: the most states a block or view spans
-  // Compressed: a block's header and frame, as written and read; the blocks written so far.
+  // Compressed: a block's header and frame, as written and read. The blocks written so far.
   struct Block {
-    std::uint64_t first;   // its first state's rank
-    std::uint64_t offset;  // where its header starts in the file
-    std::uint64_t packed;  // its frame's bytes
+    std::uint64_t first;     // its first state's rank
+    std::uint64_t offset;    // where its header starts in the file
+    std::uint64_t packed;    // its stored bytes (the frame, or the raw states)
+    std::uint64_t checksum;  // XXH3-64 of those
   };
   Buffer packed_;
   std::size_t packed_capacity_ = 0;

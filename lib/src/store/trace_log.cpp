@@ -7,8 +7,10 @@
 #include <bit>
 #include <cerrno>
 #include <cstring>
+#include <initializer_list>
 #include <stdexcept>
 
+#include "statecheck/detail/hash.hpp"
 #include "statecheck/result.hpp"
 #include "store/fault.hpp"
 #include "store/file_io.hpp"
@@ -26,6 +28,13 @@ std::uint64_t high_words_for(std::uint64_t count, std::uint64_t parent_count, un
 
 [[noreturn]] void spill_failed(const std::string& what, const std::string& file) {
   throw run_error("cannot " + what + " the trace log spill file " + file + ": " + std::strerror(errno));
+}
+
+/// XXH3-64 of a spilled level's words, in file order (low, high, tids), each seeded with the one before.
+std::uint64_t words_checksum(std::initializer_list<const std::vector<std::uint64_t>*> parts) {
+  std::uint64_t h = 0;
+  for (const std::vector<std::uint64_t>* v : parts) h = XXH3_64bits_withSeed(v->data(), v->size() * 8, h);
+  return h;
 }
 
 }  // namespace
@@ -150,6 +159,10 @@ TraceLog::Level TraceLog::load(std::uint32_t level) const {
   read(low);
   read(back.high);
   read(tids);
+  if (words_checksum({&low, &back.high, &tids}) != l.checksum)
+    throw run_error("trace log spill file " + spill_name_ + " block of level " + std::to_string(level) +
+                    " is damaged (checksum mismatch): the disk or another process changed it "
+                    "after it was written; check the disk under --workdir or give another --workdir, and rerun");
   back.low.restore(l.low.width(), std::move(low));
   back.tids.restore(l.tids.width(), std::move(tids));
   return back;
@@ -169,6 +182,7 @@ void TraceLog::spill(std::size_t ram_target) {
     l.low_words = l.low.words().size();
     l.high_words = l.high.size();
     l.tid_words = l.tids.words().size();
+    l.checksum = words_checksum({&l.low.words(), &l.high, &l.tids.words()});
     std::uint64_t at = l.offset;
     for (const std::vector<std::uint64_t>* v : {&l.low.words(), &l.high, &l.tids.words()}) {
       if (!transfer(pwrite, spill_fd_, reinterpret_cast<const char*>(v->data()), v->size() * 8, at) ||
@@ -176,6 +190,7 @@ void TraceLog::spill(std::size_t ram_target) {
         spill_failed("write", spill_name_);
       at += v->size() * 8;
     }
+    damage_if_injected(Fault::spill_corrupt, spill_fd_, l.offset, static_cast<std::size_t>(at - l.offset));
     const std::size_t freed = l.ram_bytes();
     l.low.restore(l.low.width(), {});
     l.tids.restore(l.tids.width(), {});

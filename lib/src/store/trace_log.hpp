@@ -11,7 +11,9 @@
 //
 // Older levels can be spilled to an unlinked file in a work directory when
 // the log outgrows its share of --memory; they are read back only to build a
-// counterexample trace or to write a checkpoint.
+// counterexample trace or to write a checkpoint. Each spilled level (a block
+// of the file) keeps the checksum of its words in RAM: one read back other
+// than written stops the run, naming the file and the block, not a trace.
 #pragma once
 
 #include <atomic>
@@ -80,6 +82,7 @@ class TraceLog {
     bool spilled = false;
     std::uint64_t offset = 0;
     std::uint64_t low_words = 0, high_words = 0, tid_words = 0;  // sizes, kept when spilled
+    std::uint64_t checksum = 0;  // spilled: XXH3-64 of its words as written, checked before they are decoded
     std::size_t ram_bytes() const { return (low.words().size() + high.size() + tids.words().size()) * 8; }
   };
 
