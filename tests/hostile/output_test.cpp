@@ -3,6 +3,8 @@
 // and missing directories, and injected failures of every checkpoint and
 // trace-log spill operation. A lost write is exit 3 with one line naming
 // where it went; never a truncated output with the verdict's exit code.
+#include <nlohmann/json.hpp>
+
 #include "fixture.hpp"
 #include "support/files.hpp"
 #include "support/shell.hpp"
@@ -173,4 +175,32 @@ TEST_CASE("injected trace-log spill write and read-back failures: exit 3 naming 
   // Without a fault the same forced path is not taken, and the run ends as usual.
   CHECK(sh(run).code == 1);
   CHECK(fs::is_empty(work));
+}
+
+// Issue 43 item 15: a value's text holds a newline, an ESC sequence, a tab, quotes, a backslash and
+// the byte 0xff (not UTF-8); an invariant's name may hold a tab and ESC.
+TEST_CASE("values with control bytes and bytes that are not UTF-8: one line each, JSON without loss, replayed",
+          "[hostile][output]") {
+  const std::string checker = hostile::fixture("encodings");
+  const test::TempDir dir("hostile");
+  // Text: each value on its own line, the control bytes escaped; no raw control byte moves the terminal.
+  const auto text = sh(checker + " check --progress 0");
+  CHECK(text.code == 1);
+  CHECK(text.out.find("\n       label = line\\none\\x1b[31m\\t\"q\\\\xff0\n  1: Bump\n") != std::string::npos);
+  CHECK(text.out.find("       label: line\\none\\x1b[31m\\t\"q\\\\xff1 -> line\\none\\x1b[31m\\t\"q\\\\xff2\n") !=
+        std::string::npos);
+  for (const char c : text.out) CHECK((c == '\n' || static_cast<unsigned char>(c) >= 0x20));
+  // JSON: valid UTF-8 (the parser throws otherwise); controls as JSON escapes, 0xff as the text \xff, not U+FFFD.
+  REQUIRE(sh(checker + " check --progress 0 --format json > " + dir.sub("t.json")).code == 1);
+  const auto doc = nlohmann::json::parse(test::read_text(dir.sub("t.json")));
+  CHECK(doc["violation"]["trace"][0]["state"]["label"] == "line\none\x1b[31m\t\"q\\\\xff0");
+  // The checker's own trace replays (it did not: 0xff was written as U+FFFD).
+  const auto replay = sh(checker + " replay " + dir.sub("t.json"));
+  CHECK(replay.code == 0);
+  CHECK(replay.out.find("reproduces: invariant BelowLimit fails after 2 steps\n") != std::string::npos);
+  // A property name that cannot be printed as it is is refused at start, named escaped, exit 2.
+  const auto named = sh(checker + " check --set bad_name=true");
+  CHECK(named.code == 2);
+  CHECK(named.err == "statecheck: error: spec 'encodings' has an invariant named 'Below\\ttwo\\x1b', with a control "
+                     "character or a byte that is not UTF-8; name it with printable text\n");
 }

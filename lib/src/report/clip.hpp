@@ -1,27 +1,23 @@
-// lib/src/report/clip.hpp - user- or spec-provided text inside a one-line message.
+// lib/src/report/clip.hpp - user- or spec-provided text inside a one-line
+// message, a trace line or a JSON string.
 #pragma once
 
 #include <cstddef>
 #include <cstdio>
 #include <string>
+#include <string_view>
+
+#include "statecheck/detail/utf8.hpp"
 
 namespace statecheck::detail {
 
-/// `text` as one line: control characters escaped (a newline in a --set value
-/// must not split the message), and when long only its first `keep` bytes and
-/// a marker with the full size, so that a 1 MB label is not a 1 MB error line.
+/// `text` as one line: control characters and bytes that are not UTF-8
+/// escaped (a newline in a --set value must not split the message), and when
+/// long only its first `keep` bytes and a marker with the full size, so that a
+/// 1 MB label is not a 1 MB error line.
 inline std::string clipped(const std::string& text, std::size_t keep = 200) {
   const bool whole = text.size() <= keep + 40;
-  std::string out;
-  for (std::size_t i = 0; i < text.size() && (whole || i < keep); ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c == '\n') out += "\\n";
-    else if (c < 0x20 || c == 0x7f) {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\x%02x", c);
-      out += hex;
-    } else out += text[i];
-  }
+  const std::string out = escaped_text(whole ? std::string_view(text) : std::string_view(text).substr(0, keep), true);
   return whole ? out : out + "... (" + std::to_string(text.size()) + " bytes)";
 }
 

@@ -6,6 +6,7 @@
 #include "statecheck/report.hpp"
 #include "statecheck/version.hpp"
 
+#include "report/clip.hpp"
 #include "report/json_value.hpp"
 #include "report/trace_builder.hpp"
 
@@ -20,7 +21,7 @@ ordered_json value_json(const Value& v) {
   switch (v.kind) {
     case K::integer: return v.number;
     case K::boolean: return v.number != 0;
-    case K::name: return v.text;
+    case K::name: return detail::escaped_text(v.text, false);  // not UTF-8: escaped, not replaced, so that it replays
     case K::array:
     case K::sequence:
     case K::set: {
@@ -30,7 +31,7 @@ ordered_json value_json(const Value& v) {
     }
     case K::record: {
       ordered_json o = ordered_json::object();
-      for (std::size_t i = 0; i < v.items.size(); ++i) o[v.keys[i]] = value_json(v.items[i]);
+      for (std::size_t i = 0; i < v.items.size(); ++i) o[detail::escaped_text(v.keys[i], false)] = value_json(v.items[i]);
       return o;
     }
   }

@@ -9,6 +9,8 @@
 #include "statecheck/report.hpp"
 #include "statecheck/time.hpp"
 
+#include "report/clip.hpp"
+
 namespace statecheck {
 
 int exit_code(const CheckResult& r) {
@@ -26,7 +28,7 @@ std::string value_text(const Value& v) {
   switch (v.kind) {
     case K::integer: return std::to_string(v.number);
     case K::boolean: return v.number != 0 ? "true" : "false";
-    case K::name: return v.text;
+    case K::name: return detail::escaped_text(v.text, true);  // a value's text is the spec's: one line, no terminal codes
     case K::array:
     case K::sequence:
     case K::set: {
@@ -41,7 +43,7 @@ std::string value_text(const Value& v) {
       std::string s = "{";
       for (std::size_t i = 0; i < v.items.size(); ++i) {
         if (i > 0) s += ", ";
-        s += v.keys[i];
+        s += detail::escaped_text(v.keys[i], true);
         s += ": ";
         s += value_text(v.items[i]);
       }

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "statecheck/detail/action_checks.hpp"
+#include "statecheck/detail/utf8.hpp"
 #include "statecheck/result.hpp"
 
 namespace statecheck::detail {
@@ -148,7 +149,14 @@ using spec_mistake_t = mistake_of<decltype(spec_mistake<State, Parts...>())>;
 /// Run-time check of the names a property or action is selected and reported
 /// by: two alike would make `--invariant NAME` check one of them and a saved
 /// trace ambiguous. config_error naming the spec, the kind and the name.
+/// A name with a control character or a byte that is not UTF-8 would move the
+/// terminal, or be changed in JSON, and select nothing with --invariant: refused too.
 inline void require_unique_names(std::string_view spec, const char* kind, const std::vector<std::string>& names) {
+  for (const std::string& name : names)
+    if (!printable_name(name))
+      throw config_error("spec '" + std::string(spec) + "' has " + (kind[0] == 'a' || kind[0] == 'i' ? "an " : "a ") + kind +
+                         " named '" + escaped_text(name, true) + "', with a control character or a byte that is not UTF-8; "
+                         "name it with printable text");
   for (std::size_t i = 0; i < names.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
       if (names[i] == names[j])
