@@ -26,3 +26,18 @@ TEST_CASE("JSON check_deadlock says what the run checked: the option and the spe
   REQUIRE(off.code == 1);
   CHECK(test::field(test::parse_json(off.out), "run/options/check_deadlock") == false);
 }
+
+TEST_CASE("a single-valued option given twice: the last one wins; repeatable ones add up", "[hostile][misleading]") {
+  const auto r = sh(bin + " check voting --progress 1 --progress 0 --format text -f json --threads 2 -t 1"
+                          " --set acceptors=2 --set values=1 --invariant VotesSafe -i OneValuePerBallot");
+  REQUIRE(r.code == 0);
+  CHECK(r.err.empty());  // --progress 0 won: no progress lines
+  const auto doc = test::parse_json(r.out);  // -f json won
+  CHECK(test::field(doc, "stats/threads") == 1);
+  CHECK(test::field(doc, "run/constants/acceptors") == "2");
+  CHECK(test::field(doc, "run/constants/values") == "1");
+  CHECK(test::field(doc, "run/options/invariants") == nlohmann::json::array({"VotesSafe", "OneValuePerBallot"}));
+  const auto sim = sh(bin + " simulate die-hard --seed 1 --seed 2 --runs 5 --runs 3");
+  CHECK(sim.code == 0);
+  CHECK(sim.out.find("simulation (seed 2, up to 3 walks of up to 100 steps):") != std::string::npos);
+}
