@@ -97,6 +97,9 @@ int run_cli(int argc, char** argv) {
   cli::set_invocation(std::filesystem::path(argv[0]).filename().string(), single);
   CLI::App app{"statecheck: exhaustive explicit-state model checking of C++ specs"};
   app.require_subcommand(1);
+  // A single-valued option given twice takes the last value, as a shell alias
+  // plus an override expects; repeatable ones (--set, --invariant, --vary) say so.
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   const std::vector<cli::Command> commands = {
       cli::add_list_command(app),
       cli::add_check_command(app, single),

@@ -101,8 +101,10 @@ void add_spec_options(CLI::App& cmd, SpecArgs& a, bool single_spec) {
   auto* spec = cmd.add_option("spec", a.spec, "spec name (see 'list')");
   if (single_spec) a.spec = registry().entries().front().name;
   else spec->required();
-  cmd.add_option("--set,-s", a.sets, "set a spec constant: name=value (repeatable)");
-  cmd.add_option("--invariant,-i", a.invariants, "check only this invariant (repeatable)");
+  cmd.add_option("--set,-s", a.sets, "set a spec constant: name=value (repeatable)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd.add_option("--invariant,-i", a.invariants, "check only this invariant (repeatable)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd.add_option("--threads,-t", a.threads, "worker threads (default: all cores)")->check(integer_in(1, max_threads));
   cmd.add_flag("--no-deadlock", a.no_deadlock, "do not report states without successors");
   cmd.add_option("--format,-f", a.format, "output format: text or json")->check(one_of({"text", "json"}));

@@ -164,7 +164,8 @@ Command add_replay_command(CLI::App& app, bool single_spec) {
     cmd->add_option("spec", a->spec, "spec name (see 'list')")->required();
     cmd->add_option("trace", a->path, "the saved trace (JSON)")->required()->check(non_empty_path());
   }
-  cmd->add_option("--set,-s", a->sets, "override a recorded constant: name=value (repeatable)");
+  cmd->add_option("--set,-s", a->sets, "override a recorded constant: name=value (repeatable)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--format,-f", a->format, "output format: text or json")->check(one_of({"text", "json"}));
   cmd->add_flag("--quiet,-q", a->quiet, "only the verdict, without the trace");
   cmd->add_option("--emit-test", a->emit_test,

@@ -101,7 +101,7 @@ Command add_list_command(CLI::App& app) {
 Command add_suite_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("suite", "check every documented configuration and print a summary");
   auto a = std::make_shared<SuiteArgs>();
-  cmd->add_option("specs", a->specs, "specs to run (default: all)");
+  cmd->add_option("specs", a->specs, "specs to run (default: all)")->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--threads,-t", a->threads, "worker threads (default: all cores)")->check(integer_in(1, max_threads));
   return {cmd, [a] { return run_suite(*a); }};
 }

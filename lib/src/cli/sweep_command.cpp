@@ -237,6 +237,7 @@ Command add_sweep_command(CLI::App& app, bool single_spec) {
   add_spec_options(*cmd, a->spec, single_spec);
   cmd->add_option("--vary,-v", a->vary,
                   "a constant and its values: NAME=a,b,c or NAME=lo..hi[/step] (0s..12m/30s) or NAME=* (repeatable)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->required();
   cmd->add_option("--jobs,-j", a->jobs, "configurations checked at once (default: one per core)")
       ->check(integer_in(1, max_threads));
