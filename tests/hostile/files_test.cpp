@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "fixture.hpp"
 #include "support/files.hpp"
@@ -176,15 +177,30 @@ ino_t inode(const std::string& path) {
   return stat(path.c_str(), &st) == 0 ? st.st_ino : 0;
 }
 
+/// Whether `dir` holds a checkpoint's temporary file (checkpoint.sckp.tmp-XXXXXX: unique per write).
+bool has_checkpoint_temporary(const std::string& dir) {
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().filename().string().rfind("checkpoint.sckp.tmp-", 0) == 0) return true;
+  return false;
+}
+
+void remove_checkpoint_temporaries(const std::string& dir) {
+  std::error_code ec;
+  std::vector<fs::path> stale;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().filename().string().rfind("checkpoint.sckp.tmp-", 0) == 0) stale.push_back(e.path());
+  for (const fs::path& p : stale) fs::remove(p, ec);
+}
+
 /// Starts `args` of the statecheck binary; once it has completed a checkpoint
 /// of its own (a new checkpoint.sckp), SIGKILLs it as soon as its next write
-/// is under way (the temporary file appears), or lets it end. True when it
-/// was killed. A stale temporary file of an earlier kill is removed first, so
-/// that its appearance marks this run's write.
+/// is under way (a temporary file appears), or lets it end. True when it
+/// was killed. Stale temporary files of earlier kills are removed first, so
+/// that one's appearance marks this run's write.
 bool kill_during_checkpoint_write(const std::string& args, const std::string& dir) {
-  const std::string file = dir + "/checkpoint.sckp", temp = file + ".tmp";
-  std::error_code ec;
-  fs::remove(temp, ec);
+  const std::string file = dir + "/checkpoint.sckp";
+  remove_checkpoint_temporaries(dir);
   const ino_t old = inode(file);
   const pid_t pid = fork();
   REQUIRE(pid >= 0);
@@ -198,7 +214,7 @@ bool kill_during_checkpoint_write(const std::string& args, const std::string& di
     int status = 0;
     if (waitpid(pid, &status, WNOHANG) == pid) return false;
     wrote = wrote || (inode(file) != 0 && inode(file) != old);
-    if (wrote && fs::exists(temp, ec)) {
+    if (wrote && has_checkpoint_temporary(dir)) {
       kill(pid, SIGKILL);
       waitpid(pid, &status, 0);
       return true;
@@ -232,4 +248,23 @@ TEST_CASE("kill -9 during checkpoint writes, resumed: same counts and trace", "[
   CHECK(resumed.err == "");
   CHECK(resumed.out.find("resumed from level") != std::string::npos);
   CHECK(stable_lines(resumed.out) == stable_lines(whole.out));
+}
+
+TEST_CASE("two runs at once on one --checkpoint DIR both end normally and leave a loadable checkpoint", "[hostile][files][checkpoint]") {
+  const test::TempDir dir("hostile");
+  const std::string ckpt = dir.sub("c");
+  // Both write a checkpoint every few microseconds, so that their writes overlap many times.
+  const std::string run = bin + " check hanoi --set disks=9 --checkpoint " + ckpt +
+                          " --overwrite-checkpoint --checkpoint-every 0.00002 --quiet";
+  const auto both = sh("(" + run + " > " + dir.sub("a.out") + " 2>&1; echo $? > " + dir.sub("a.rc") + ") & (" + run + " > " +
+                       dir.sub("b.out") + " 2>&1; echo $? > " + dir.sub("b.rc") + ") & wait");
+  REQUIRE(both.code == 0);
+  for (const std::string run_name : {"a", "b"}) {
+    INFO(test::read_text(dir.sub(run_name + ".out")));
+    CHECK(test::read_text(dir.sub(run_name + ".rc")) == "1\n");  // NotSolved fails, as alone
+  }
+  CHECK(!has_checkpoint_temporary(ckpt));
+  const auto resumed = sh(bin + " check hanoi --set disks=9 --resume " + ckpt + " --quiet");
+  CHECK(resumed.code == 1);
+  CHECK(resumed.err == "");
 }

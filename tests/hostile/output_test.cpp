@@ -3,7 +3,9 @@
 // and missing directories, and injected failures of every checkpoint and
 // trace-log spill operation. A lost write is exit 3 with one line naming
 // where it went; never a truncated output with the verdict's exit code.
+#include <algorithm>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "fixture.hpp"
 #include "support/files.hpp"
@@ -28,6 +30,24 @@ const char* const commands[] = {
     STATECHECK_BIN " simulate die-hard --runs 50",
     FAULTY_BIN " --set safe=true",
 };
+
+/// `command` under a file size limit of `kib` KiB (ulimit -f): a write past
+/// it gets SIGXFSZ, whose default action ends the process with no word.
+test::ShellResult under_file_limit(int kib, const std::string& command) {
+  return sh("bash -c 'ulimit -f " + std::to_string(kib) + "; " + command + "'");
+}
+
+/// The names in `dir`, sorted, one per line: a temporary file left behind shows here.
+std::string names_in(const std::string& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  std::string all;
+  for (const std::string& n : names) all += n + "\n";
+  return all;
+}
+
+const std::string too_large = ": File too large; raise the file size limit (ulimit -f), which this write exceeded\n";
 
 }  // namespace
 
@@ -126,10 +146,9 @@ TEST_CASE("injected checkpoint write, sync and rename failures: exit 3 naming th
     const char* fault;
     const char* message;
   } faults[] = {
-      {"checkpoint-write", "cannot write checkpoint {dir}/checkpoint.sckp.tmp: No space left on device"},
-      {"checkpoint-fsync", "cannot sync checkpoint {dir}/checkpoint.sckp.tmp: Input/output error"},
-      {"checkpoint-rename",
-       "cannot rename checkpoint {dir}/checkpoint.sckp.tmp to {dir}/checkpoint.sckp: Invalid cross-device link"},
+      {"checkpoint-write", "cannot write checkpoint {dir}/checkpoint.sckp: No space left on device"},
+      {"checkpoint-fsync", "cannot sync checkpoint {dir}/checkpoint.sckp: Input/output error"},
+      {"checkpoint-rename", "cannot rename the new file over checkpoint {dir}/checkpoint.sckp: Invalid cross-device link"},
   };
   for (const auto& f : faults) {
     INFO(f.fault);
@@ -146,7 +165,7 @@ TEST_CASE("injected checkpoint write, sync and rename failures: exit 3 naming th
     CHECK(r.out.find("stopped: " + message + "\n") != std::string::npos);
     CHECK(test::lines(r.out + r.err) <= 3);  // header, the line, nothing else
     CHECK(std::hash<std::string>{}(test::read_text(ckpt + "/checkpoint.sckp")) == before);
-    CHECK(!fs::exists(ckpt + "/checkpoint.sckp.tmp"));
+    CHECK(names_in(ckpt) == "checkpoint.sckp\n");  // its temporary file removed
   }
 }
 
@@ -203,4 +222,30 @@ TEST_CASE("values with control bytes and bytes that are not UTF-8: one line each
   CHECK(named.code == 2);
   CHECK(named.err == "statecheck: error: spec 'encodings' has an invariant named 'Below\\ttwo\\x1b', with a control "
                      "character or a byte that is not UTF-8; name it with printable text\n");
+}
+
+TEST_CASE("ulimit -f: every writer says File too large, exit 3, and leaves no temporary file", "[hostile][output][fsize]") {
+  const test::TempDir dir("hostile");
+  const std::string ckpt = dir.sub("c");
+  const auto checkpoint = under_file_limit(64, bin + " check two-phase --set rms=5 --checkpoint " + ckpt +
+                                                   " --checkpoint-every 0.000001 --quiet");
+  CHECK(checkpoint.code == 3);
+  CHECK(checkpoint.out == "statecheck: two-phase (rms=5)\nstopped: cannot write checkpoint " + ckpt + "/checkpoint.sckp" +
+                              too_large);
+  CHECK(names_in(ckpt) == "");
+
+  const std::string graph = dir.sub("g.dot");
+  const auto dot = under_file_limit(64, bin + " check two-phase --set rms=4 --graph-limit 100000 --dump-graph " + graph + " --quiet");
+  CHECK(dot.code == 3);
+  CHECK(dot.err == "statecheck: error: cannot write --dump-graph file " + graph + too_large);
+
+  const std::string page = dir.sub("h.html");
+  const auto html = under_file_limit(8, bin + " check two-phase --set rms=5 --html " + page + " --quiet");
+  CHECK(html.code == 3);
+  CHECK(html.err == "statecheck: error: cannot write --html file " + page + too_large);
+
+  const auto out = under_file_limit(1, bin + " list > " + dir.sub("list.txt"));
+  CHECK(out.code == 3);
+  CHECK(out.err == "statecheck: error: cannot write standard output" + too_large);
+  CHECK(names_in(dir.path) == "c\nlist.txt\n");  // no .statecheck-* temporary of the graph or the page
 }

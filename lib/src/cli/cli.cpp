@@ -5,6 +5,7 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -167,6 +168,9 @@ int run_guarded(int argc, char** argv) {
 
 int cli_main(int argc, char** argv) {
   const detail::ProcessGroup processes(argc, argv);  // MPI, when launched as several processes
+  // Under a file size limit (ulimit -f) a write past it would end the process with no word and
+  // leave temporary files; ignored, the write fails with EFBIG and its writer reports it.
+  std::signal(SIGXFSZ, SIG_IGN);
   cli::guard_standard_streams();
   return processes.exit_code(checked_exit(run_guarded(argc, argv)));
 }

@@ -14,6 +14,7 @@
 #include <streambuf>
 
 #include "statecheck/result.hpp"
+#include "store/file_io.hpp"
 
 namespace statecheck::cli {
 
@@ -95,8 +96,9 @@ std::string standard_output_problem() {
   std::cout.flush();
   const int error = checked != nullptr ? checked->error() : (std::cout ? 0 : EIO);
   if (error == 0) return "";
-  return "cannot write standard output: " + std::string(std::strerror(error)) +
-         (error == EBADF ? " (it is closed); run with standard output open" : "");
+  return "cannot write standard output: " +
+         (error == EBADF ? std::string(std::strerror(error)) + " (it is closed); run with standard output open"
+                         : detail::write_failure(error));
 }
 
 AtomicFile::AtomicFile(std::string path, std::string what) : path_(std::move(path)), what_(std::move(what)) {
@@ -127,7 +129,7 @@ AtomicFile::~AtomicFile() {
 }
 
 void AtomicFile::failed(const std::string& verb) {
-  throw write_error("cannot " + verb + " " + what_ + " " + path_ + ": " + std::strerror(errno));
+  throw write_error("cannot " + verb + " " + what_ + " " + path_ + ": " + detail::write_failure(errno));
 }
 
 void AtomicFile::write(const std::string& text) {

@@ -13,6 +13,8 @@
 #include <stdexcept>
 
 #include "search/search_state.hpp"
+#include "store/checkpoint.hpp"
+#include "store/file_io.hpp"
 
 namespace statecheck::detail {
 
@@ -89,12 +91,16 @@ void SearchState::write_ranks() const {
   for (const RankSet& r : past_ranks) add_level(r.values(), r.universe());
   add_level(frontier_ranks, global_frontier_count);
   words.push_back(XXH3_64bits(words.data(), words.size() * sizeof(std::uint64_t)));
-  const std::string path = ranks_path(options.checkpoint.dir), temp = path + ".tmp";
-  std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(words.data()), static_cast<std::streamsize>(words.size() * sizeof(std::uint64_t)));
-  out.close();
-  if (!out || std::rename(temp.c_str(), path.c_str()) != 0)
-    throw std::runtime_error("could not write " + path + " (" + std::strerror(errno) + ")");
+  const std::string path = ranks_path(options.checkpoint.dir);
+  std::string temp;
+  std::FILE* out = create_checkpoint_temporary(path, temp);  // unique: another run may write into DIR too
+  const std::size_t n = words.size();
+  const bool written = std::fwrite(words.data(), sizeof(std::uint64_t), n, out) == n;
+  if (std::fclose(out) != 0 || !written || std::rename(temp.c_str(), path.c_str()) != 0) {
+    const int error = errno;
+    std::remove(temp.c_str());
+    throw std::runtime_error("could not write " + path + " (" + write_failure(error) + ")");
+  }
 }
 
 std::vector<std::uint64_t> SearchState::load_ranks() {

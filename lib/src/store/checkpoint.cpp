@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "store/fault.hpp"
+#include "store/file_io.hpp"
 #include "statecheck/detail/hash.hpp"  // xxhash, inlined
 #include "statecheck/result.hpp"
 
@@ -31,7 +32,13 @@ constexpr std::size_t section_header = 24;
 // ---------------------------------------------------------------- writing
 
 [[noreturn]] void io_failed(const std::string& what, const std::string& path) {
-  throw std::runtime_error("cannot " + what + " checkpoint " + path + ": " + std::strerror(errno));
+  throw std::runtime_error("cannot " + what + " checkpoint " + path + ": " + write_failure(errno));
+}
+
+mode_t current_umask() {
+  const mode_t mask = umask(0);
+  umask(mask);
+  return mask;
 }
 
 /// Appends plain values to a byte string (the meta section): strings and
@@ -252,27 +259,41 @@ void read_trace(Reader r, const CheckpointMeta& m, TraceLog& log, const std::vec
 
 std::string checkpoint_path(const std::string& dir) { return dir + "/checkpoint.sckp"; }
 
+std::FILE* create_checkpoint_temporary(const std::string& path, std::string& temp) {
+  temp = path + ".tmp-XXXXXX";
+  const int fd = mkstemp(temp.data());
+  if (fd < 0) io_failed("create", path);
+  std::FILE* f = fchmod(fd, 0666 & ~current_umask()) == 0 ? fdopen(fd, "wb") : nullptr;
+  if (f == nullptr) {
+    const int error = errno;
+    close(fd);
+    std::remove(temp.c_str());
+    errno = error;
+    io_failed("create", path);
+  }
+  return f;
+}
+
 void write_checkpoint(const std::string& dir, const CheckpointMeta& meta, const CheckpointParts& parts) {
   if (mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST) io_failed("create the directory of", dir);
   const std::string path = checkpoint_path(dir);
-  const std::string temp = path + ".tmp";
-  std::FILE* f = std::fopen(temp.c_str(), "wb");
-  if (f == nullptr) io_failed("create", temp);
+  std::string temp;
+  std::FILE* f = create_checkpoint_temporary(path, temp);
   try {
     const std::uint32_t head[2] = {version, 4};
-    if (std::fwrite(magic, 1, 8, f) != 8 || std::fwrite(head, 1, 8, f) != 8) io_failed("write", temp);
+    if (std::fwrite(magic, 1, 8, f) != 8 || std::fwrite(head, 1, 8, f) != 8) io_failed("write", path);
     const std::vector<std::byte> m = meta_bytes(meta);
-    SectionWriter s1(f, meta_tag, temp);
+    SectionWriter s1(f, meta_tag, path);
     s1.put(m.data(), m.size());
     s1.finish();
-    SectionWriter s2(f, visited_tag, temp);
+    SectionWriter s2(f, visited_tag, path);
     if (parts.visited_set != nullptr) parts.visited_set->write_compact([&](const void* p, std::size_t n) { s2.put(p, n); });
     else s2.put(parts.exact_encodings.data(), parts.exact_encodings.size());
     s2.finish();
-    SectionWriter s3(f, trace_tag, temp);
+    SectionWriter s3(f, trace_tag, path);
     write_trace(s3, *parts.log);
     s3.finish();
-    SectionWriter s4(f, frontier_tag, temp);
+    SectionWriter s4(f, frontier_tag, path);
     const std::uint64_t count = meta.level_sizes.empty() ? 0 : meta.level_sizes.back();
     const FrontierStore& frontier = *parts.frontier;
     for (std::uint64_t begin = 0; begin < count; begin += frontier.window()) {  // on disk: read back window by window
@@ -282,8 +303,8 @@ void write_checkpoint(const std::string& dir, const CheckpointMeta& meta, const 
         s4.put(states + i * frontier.stride(), static_cast<std::size_t>(meta.state_size));
     }
     s4.finish();
-    if (std::fflush(f) != 0) io_failed("write", temp);
-    if (fsync(fileno(f)) != 0 || fault_injected(Fault::checkpoint_fsync, EIO)) io_failed("sync", temp);
+    if (std::fflush(f) != 0) io_failed("write", path);
+    if (fsync(fileno(f)) != 0 || fault_injected(Fault::checkpoint_fsync, EIO)) io_failed("sync", path);
   } catch (...) {
     std::fclose(f);
     std::remove(temp.c_str());
@@ -293,13 +314,13 @@ void write_checkpoint(const std::string& dir, const CheckpointMeta& meta, const 
     const int error = errno;
     std::remove(temp.c_str());
     errno = error;
-    io_failed("write", temp);
+    io_failed("write", path);
   }
   if (fault_injected(Fault::checkpoint_rename, EXDEV) || std::rename(temp.c_str(), path.c_str()) != 0) {
     const int error = errno;
     std::remove(temp.c_str());
     errno = error;
-    io_failed("rename", temp + " to " + path);
+    io_failed("rename the new file over", path);
   }
   const int d = open(dir.c_str(), O_RDONLY | O_DIRECTORY);  // make the rename itself durable
   if (d >= 0) {

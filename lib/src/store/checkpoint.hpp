@@ -22,6 +22,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <span>
 #include <string>
 #include <vector>
@@ -89,6 +90,12 @@ struct CheckpointParts {
 
 /// DIR/checkpoint.sckp.
 std::string checkpoint_path(const std::string& dir);
+
+/// A new temporary file beside `path` (its name in `temp`), unique, so that two
+/// runs writing checkpoints into one directory never write into one file; the
+/// writer renames it over `path` when it is complete. Mode as fopen gives.
+/// Throws std::runtime_error naming `path` when it cannot be created.
+std::FILE* create_checkpoint_temporary(const std::string& path, std::string& temp);
 
 /// Writes the checkpoint file in `dir` (created if missing) through a
 /// temporary file and a rename; throws std::runtime_error on I/O failure.

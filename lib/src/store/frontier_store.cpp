@@ -40,8 +40,8 @@ void FrontierStore::configure(std::size_t stride, std::string workdir, std::size
 }
 
 void FrontierStore::fail(const std::string& what) const {
-  throw FrontierIoError("cannot " + what + " the frontier spill file " + file_ + ": " + std::strerror(errno) +
-                        "; free space in --workdir, give another --workdir, or raise --memory");
+  throw FrontierIoError("cannot " + what + " the frontier spill file " + file_ + ": " +
+                        write_failure(errno, "free space in --workdir, give another --workdir, or raise --memory"));
 }
 
 void FrontierStore::fail_corrupt(std::size_t k, const std::string& why) const {

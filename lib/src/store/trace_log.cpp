@@ -27,7 +27,7 @@ std::uint64_t high_words_for(std::uint64_t count, std::uint64_t parent_count, un
 }
 
 [[noreturn]] void spill_failed(const std::string& what, const std::string& file) {
-  throw run_error("cannot " + what + " the trace log spill file " + file + ": " + std::strerror(errno));
+  throw run_error("cannot " + what + " the trace log spill file " + file + ": " + write_failure(errno));
 }
 
 /// XXH3-64 of a spilled level's words, in file order (low, high, tids), each seeded with the one before.
