@@ -50,6 +50,7 @@ set(STATECHECK_DETAIL_HEADERS  # what the public headers include
   detail/spec_checks.hpp
   detail/symmetry_types.hpp
   detail/time_step.hpp
+  detail/utf8.hpp
   detail/transitions.hpp
   detail/visited_set.hpp
   detail/worker.hpp
