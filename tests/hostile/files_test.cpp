@@ -268,3 +268,17 @@ TEST_CASE("two runs at once on one --checkpoint DIR both end normally and leave 
   CHECK(resumed.code == 1);
   CHECK(resumed.err == "");
 }
+
+// Issue 43 item 13b: a --checkpoint DIR that does not exist yet is made in its parent when the first
+// checkpoint is due; a parent it cannot be made in is refused at start, not found at Ctrl-C.
+TEST_CASE("a --checkpoint DIR that cannot be created is refused at start, exit 2", "[hostile][files]") {
+  const auto r = sh(bin + " check two-phase --checkpoint /proc/statecheck-no-such-dir");
+  CHECK(r.code == 2);
+  CHECK(r.out.empty());
+  CHECK(r.err == "statecheck: error: --checkpoint /proc/statecheck-no-such-dir cannot be created in /proc (No such file "
+                 "or directory); give a directory you can write to\n");
+  // One that can be made is accepted, and made only when a checkpoint is written.
+  const test::TempDir dir("hostile");
+  CHECK(sh(bin + " check die-hard --checkpoint " + dir.sub("new")).code == 1);
+  CHECK(!fs::exists(dir.sub("new")));
+}

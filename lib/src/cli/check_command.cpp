@@ -58,14 +58,19 @@ struct GraphOutput {
 
 /// A directory the run may write into: an existing one, or (`may_create`) a
 /// new name in an existing directory. Nothing is created here.
+/// The directory `dir` would be created in.
+std::string parent_of(const std::string& dir) {
+  const std::size_t slash = dir.find_last_of('/');
+  return slash == std::string::npos ? "." : slash == 0 ? "/" : dir.substr(0, slash);
+}
+
 void require_directory(const std::string& dir, const std::string& flag, bool may_create) {
   struct stat st {};
   if (stat(dir.c_str(), &st) == 0) {
     if (!S_ISDIR(st.st_mode)) throw config_error(flag + " " + dir + " is not a directory; give a directory");
     return;
   }
-  const std::size_t slash = dir.find_last_of('/');
-  const std::string parent = slash == std::string::npos ? "." : slash == 0 ? "/" : dir.substr(0, slash);
+  const std::string parent = parent_of(dir);
   if (!may_create || stat(parent.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
     throw config_error(flag + " " + dir + " does not exist; create it first");
 }
@@ -75,11 +80,14 @@ void require_directory(const std::string& dir, const std::string& flag, bool may
 /// access(), so that read-only mounts and root's view agree with what happens.
 void require_writable(const std::string& dir, const std::string& flag) {
   struct stat st {};
-  if (stat(dir.c_str(), &st) != 0) return;  // created later in its (checked) parent
-  std::string probe = dir + "/.statecheck-probe-XXXXXX";
+  // A --checkpoint DIR made later is made in its parent: probe there, so that a Ctrl-C has somewhere to save.
+  const bool exists = stat(dir.c_str(), &st) == 0;
+  const std::string where = exists ? dir : parent_of(dir);
+  std::string probe = where + "/.statecheck-probe-XXXXXX";
   const int fd = mkstemp(probe.data());
   if (fd < 0)
-    throw config_error(flag + " " + dir + " is not writable (" + std::strerror(errno) + "); give a directory you can write to");
+    throw config_error(flag + " " + dir + (exists ? " is not writable (" : " cannot be created in " + where + " (") +
+                       std::strerror(errno) + "); give a directory you can write to");
   close(fd);
   unlink(probe.c_str());
 }
