@@ -249,3 +249,15 @@ TEST_CASE("ulimit -f: every writer says File too large, exit 3, and leaves no te
   CHECK(out.err == "statecheck: error: cannot write standard output" + too_large);
   CHECK(names_in(dir.path) == "c\nlist.txt\n");  // no .statecheck-* temporary of the graph or the page
 }
+
+// Issue 43 item 13d: two outputs naming one file kept one of them while saying both were written.
+TEST_CASE("two outputs (--dump-graph, --html) naming one file are refused at start, exit 2, nothing written", "[hostile][output]") {
+  const test::TempDir dir("hostile");
+  const auto r = sh("cd " + dir.path + " && " + bin + " check die-hard --html t.html --dump-graph ./t.html");
+  CHECK(r.code == 2);
+  CHECK(r.out.empty());
+  CHECK(r.err ==
+        "statecheck: error: --dump-graph and --html both name t.html: one would replace the other; give each its own file\n");
+  CHECK(fs::is_empty(dir.path));
+  CHECK(sh("cd " + dir.path + " && " + bin + " check die-hard --html t.html --dump-graph t.dot").code == 1);
+}

@@ -58,6 +58,15 @@ struct GraphOutput {
 
 /// A directory the run may write into: an existing one, or (`may_create`) a
 /// new name in an existing directory. Nothing is created here.
+/// Whether two paths name one file (./t.html and t.html; a link and its target), existing or not yet.
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  if (std::filesystem::equivalent(a, b, ec)) return true;
+  const auto ca = std::filesystem::weakly_canonical(std::filesystem::absolute(a), ec);
+  const auto cb = std::filesystem::weakly_canonical(std::filesystem::absolute(b), ec);
+  return !ec && ca == cb;
+}
+
 /// The directory `dir` would be created in.
 std::string parent_of(const std::string& dir) {
   const std::size_t slash = dir.find_last_of('/');
@@ -121,6 +130,8 @@ int run_check(const CheckArgs& a) {
     throw config_error("--overwrite-checkpoint needs --checkpoint DIR to say which checkpoint it may replace");
   if (!a.graph_file.empty() && detail::launched_processes() > 1)
     throw config_error("--dump-graph explores the whole graph in one process: run it without mpirun");
+  if (!a.graph_file.empty() && !a.html_file.empty() && same_file(a.graph_file, a.html_file))
+    throw config_error("--dump-graph and --html both name " + a.html_file + ": one would replace the other; give each its own file");
   if (!a.workdir.empty()) require_directory(a.workdir, "--workdir", false);
   if (!a.checkpoint.empty()) require_directory(a.checkpoint, "--checkpoint", true);
   if (!a.workdir.empty()) require_writable(a.workdir, "--workdir");
