@@ -1,8 +1,8 @@
-// Checkpoint files: writer, bounds-checked reader, mapping. Format in detail/checkpoint.hpp.
+// Checkpoint files: the writer and the bounds-checked reader (the file itself, mapped:
+// checkpoint_file.cpp). Format in store/checkpoint.hpp.
 #include "store/checkpoint.hpp"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,7 +10,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <stdexcept>
 #include <type_traits>
 
@@ -257,8 +256,6 @@ void read_trace(Reader r, const CheckpointMeta& m, TraceLog& log, const std::vec
 
 }  // namespace
 
-std::string checkpoint_path(const std::string& dir) { return dir + "/checkpoint.sckp"; }
-
 std::FILE* create_checkpoint_temporary(const std::string& path, std::string& temp) {
   temp = path + ".tmp-XXXXXX";
   const int fd = mkstemp(temp.data());
@@ -353,58 +350,6 @@ CheckpointData parse_checkpoint(std::span<const std::byte> bytes, const std::str
                        "; this statecheck reads version " + std::to_string(version) +
                        " only, so it cannot be resumed: start a new run (or resume with the statecheck that wrote it)");
   }
-}
-
-MappedCheckpoint::MappedCheckpoint(const std::string& dir) : path_(checkpoint_path(dir)) {
-  struct stat st {};
-  // Not a regular file (a FIFO would block open(), a device reads without end): refused before opening.
-  if (stat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-    throw config_error("checkpoint " + path_ + " is not a regular file; it cannot be resumed");
-  const int fd = open(path_.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0)
-    throw config_error("no checkpoint to resume in " + dir + " (" + path_ + ": " + std::strerror(errno) +
-                       "); give the --checkpoint directory of an earlier run");
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {  // replaced since the stat above
-    close(fd);
-    throw config_error("checkpoint " + path_ + " is not a regular file; it cannot be resumed");
-  }
-  size_ = static_cast<std::size_t>(st.st_size);
-  if (size_ != 0) {
-    void* p = mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (p == MAP_FAILED) {
-      close(fd);
-      throw config_error("checkpoint " + path_ + " cannot be read (" + std::strerror(errno) + ")");
-    }
-    data_ = static_cast<const std::byte*>(p);
-  }
-  close(fd);
-}
-
-std::string describe_checkpoint(const std::string& dir) {
-  struct stat st {};
-  if (stat(checkpoint_path(dir).c_str(), &st) != 0) {
-    // A checkpoint of K processes: one in each DIR/process-P-of-K (search/shared_checkpoint.cpp).
-    std::error_code ec;
-    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
-      const std::string name = entry.path().filename().string();
-      if (name.rfind("process-0-of-", 0) == 0 && stat(checkpoint_path(entry.path().string()).c_str(), &st) == 0)
-        return "a checkpoint written by " + name.substr(13) + " processes";
-    }
-    return "";
-  }
-  try {
-    const MappedCheckpoint file(dir);
-    TraceLog log;
-    const CheckpointMeta m = parse_checkpoint(file.bytes(), file.path(), log).meta;
-    return "a checkpoint of spec '" + m.spec + "' (constants: " + (m.constants.empty() ? "none" : m.constants) +
-           ") at level " + std::to_string(m.level);
-  } catch (const std::exception& e) {
-    return "a file that is not a usable checkpoint (" + std::string(e.what()) + ")";
-  }
-}
-
-MappedCheckpoint::~MappedCheckpoint() {
-  if (data_ != nullptr) munmap(const_cast<std::byte*>(data_), size_);
 }
 
 }  // namespace statecheck::detail
