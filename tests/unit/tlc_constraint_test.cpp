@@ -75,3 +75,22 @@ TEST_CASE("tlc_constraint: the graph and simulate drop the same states as the ch
   const detail::SimulateResult sim = detail::simulate(ops, so);
   REQUIRE(sim.outcome == statecheck::Outcome::ok);  // no walk starts at (5, 0) or reports a deadlock at x + y = 3
 }
+
+TEST_CASE("tlc_constraint: one that drops every initial state is named, not the init function", "[constraint]") {
+  namespace detail = statecheck::detail;
+  // Both initial states, (0, 0) and (5, 0), lie outside x + y < 0.
+  const auto spec = grid(statecheck::tlc_constraint([](const Point& p) { return p.x + p.y < 0; }), true);
+  const std::string message =
+      "spec 'grid' has no initial state inside its tlc_constraint: init made 2 states and the constraint drops every "
+      "one (a tlc_constraint applies to initial states too); loosen the constraint, or use constraint(...) to keep and "
+      "check the states outside it";
+  for (unsigned threads : {1u, 2u}) {
+    statecheck::CheckOptions o;
+    o.threads = threads;
+    REQUIRE_THROWS_WITH(statecheck::check(spec, o), message);
+  }
+  const detail::Model<decltype(spec)> m(spec);
+  detail::SimulateOptions so;
+  so.threads = 1;
+  REQUIRE_THROWS_WITH(detail::simulate(m.ops(), so), message);
+}

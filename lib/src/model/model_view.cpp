@@ -8,6 +8,15 @@
 
 namespace statecheck::detail {
 
+config_error no_initial_state(const ModelOps& ops, std::uint64_t made) {
+  if (ops.constraint_prunes && made > 0)
+    return config_error("spec '" + ops.name + "' has no initial state inside its tlc_constraint: init made " +
+                        std::to_string(made) + (made == 1 ? " state" : " states") +
+                        " and the constraint drops every one (a tlc_constraint applies to initial states too); "
+                        "loosen the constraint, or use constraint(...) to keep and check the states outside it");
+  return config_error("spec '" + ops.name + "' has no initial state: check its init function");
+}
+
 std::uint64_t invariant_mask(const ModelOps& ops, const std::vector<std::string>& names) {
   if (ops.invariant_names.size() > 64) throw config_error("spec '" + ops.name + "' declares more than 64 invariants");
   if (names.empty()) return ops.invariant_names.size() == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << ops.invariant_names.size()) - 1;

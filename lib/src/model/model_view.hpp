@@ -32,6 +32,10 @@ class OwnedState {
 /// naming the known invariants for an unknown one.
 std::uint64_t invariant_mask(const ModelOps& ops, const std::vector<std::string>& names);
 
+/// The refusal of a spec without an initial state: its init made none, or
+/// (`made` > 0) its tlc_constraint dropped every one init made.
+config_error no_initial_state(const ModelOps& ops, std::uint64_t made);
+
 class ModelView {
  public:
   explicit ModelView(const ModelOps& ops);

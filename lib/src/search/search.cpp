@@ -13,6 +13,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "model/model_view.hpp"
 #include "search/parallel_loops.hpp"
 #include "search/progress.hpp"
 #include "search/level_writer.hpp"
@@ -96,7 +97,7 @@ class Search : public LevelWriter {
       return false;
     }
     if (table->size() == 0) {
-      throw config_error("spec '" + ops.name + "' has no initial state: check its init function");
+      throw no_initial_state(ops, w.generated);
     }
     if (net) shared_ = share_level(collect_entries(), true);
     return together_if_shared(finish_level(true));  // a memory stop on one process stops all, as for later levels

@@ -88,8 +88,17 @@ class Simulation {
         return false;
       }
     }
-    if (initial_.empty()) throw config_error("spec '" + view_.ops().name + "' has no initial state: check its init function");
+    if (initial_.empty()) throw no_initial_state(view_.ops(), made_by_init());
     return true;
+  }
+
+  /// How many initial states init makes before a tlc_constraint drops them.
+  std::uint64_t made_by_init() const {
+    const ModelOps& ops = view_.ops();
+    OwnedState s(ops.state_size);
+    std::uint64_t made = 0;
+    for (std::uint32_t c = 0; c < ops.init_combinations; ++c) made += ops.make_initial(ops.model, c, s.bytes()) ? 1 : 0;
+    return made;
   }
 
   void run_walks() {
