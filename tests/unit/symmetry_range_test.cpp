@@ -110,6 +110,10 @@ TEST_CASE("symmetry range: after --resume the states the orbits stand for are a 
   std::ostringstream text;
   statecheck::print_text(text, rest, statecheck::RunInfo{"sym-lead", {}, again}, false);
   REQUIRE_THAT(text.str(), Catch::Contains("orbits stand for at least "));
+  // The reason is the resume, not orbits too large to count (issue 43 item 7).
+  REQUIRE_THAT(text.str(), Catch::Contains(" orbits count 1 state each: those found before the resume at level 3 "
+                                           "(a checkpoint does not carry orbit sizes), and any too large to count\n"));
+  REQUIRE_THAT(text.str(), Catch::Contains(", " + std::to_string(first.stats.distinct) + " orbits count 1 state each"));
 }
 
 TEST_CASE("symmetry range: a range outside the ids is refused with the fix", "[symmetry]") {

@@ -185,19 +185,28 @@ void print_forecast(std::ostream& out, const Stats& s) {
   }
 }
 
+/// Why some orbits count 1 state each: after a --resume, those found before
+/// it (a checkpoint does not carry orbit sizes) may be all of them.
+std::string uncounted_orbits(const Stats& s, std::uint32_t resumed_from_level) {
+  if (s.symmetry_uncounted == 0) return "";
+  const std::string n = with_commas(s.symmetry_uncounted);
+  if (resumed_from_level == 0) return ", " + n + " orbits too large to count";
+  return ", " + n + " orbits count 1 state each: those found before the resume at level " +
+         std::to_string(resumed_from_level) + " (a checkpoint does not carry orbit sizes), and any too large to count";
+}
+
 /// "77 orbits stand for 451 states (5.9x)": what the reduction saved; "at
 /// least" when some orbit's size was not counted (Stats::symmetry_uncounted).
-void print_reduction(std::ostream& out, const Stats& s) {
+void print_reduction(std::ostream& out, const Stats& s, std::uint32_t resumed_from_level) {
   if (s.distinct == 0) return;
-  char line[256];
+  char line[512];
   const bool exact = s.symmetry_uncounted == 0;
   char big[32];
   std::snprintf(big, sizeof big, "%.4g", s.symmetry_states);
   const std::string states = s.symmetry_states < 9.0e15 ? with_commas(static_cast<std::uint64_t>(s.symmetry_states)) : big;
   std::snprintf(line, sizeof line, "  reduction         %s orbits stand for %s%s states (%.1fx)%s\n",
                 with_commas(s.distinct).c_str(), exact ? "" : "at least ", states.c_str(),
-                s.symmetry_states / static_cast<double>(s.distinct),
-                exact ? "" : ", some orbits too large to count");
+                s.symmetry_states / static_cast<double>(s.distinct), uncounted_orbits(s, resumed_from_level).c_str());
   out << line;
 }
 
@@ -214,7 +223,7 @@ void print_stats(std::ostream& out, const CheckResult& r) {
     std::snprintf(line, sizeof line, "  symmetry          %s interchangeable: %.0f renamings, distinct counts orbits\n",
                   kinds.c_str(), s.symmetry_group);
     out << line;
-    print_reduction(out, s);
+    print_reduction(out, s, r.resumed_from_level);
   }
   std::snprintf(line, sizeof line, "  time              %.3f s, %u threads, %.0f distinct states/s\n", s.seconds,
                 s.threads, rate);
