@@ -20,6 +20,9 @@ struct CoverageRow {
   std::string value;  // the parameter's value as printed in traces
   std::uint64_t enabled = 0;
   std::uint64_t new_states = 0;
+  /// An interchangeable id under symmetry: counted on the orbits'
+  /// representatives only, so the row says little about that id.
+  bool by_representative = false;
 };
 
 struct Coverage {
@@ -30,6 +33,9 @@ struct Coverage {
   /// "Action" for an action never enabled; "Action(p=v)" for a value of an
   /// action that was enabled with other values only.
   std::vector<std::string> never_enabled;
+  /// With symmetry, the interchangeable ids ("d1..d4"): their rows are by
+  /// representative and never listed as never enabled. Empty without.
+  std::vector<std::string> interchangeable;
 };
 
 /// Aggregates stats.transition_enabled and stats.transition_new by

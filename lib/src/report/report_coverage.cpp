@@ -36,10 +36,21 @@ void add_to(CoverageRow& row, std::uint64_t enabled, std::uint64_t fresh) {
 /// of ids takes seconds, and Ctrl-C must end it.
 constexpr std::uint32_t ids_between_stop_checks = 4096;
 
+/// The names of the ids a symmetric run renamed (s2, s3, ...): a parameter
+/// value among them is counted on representatives only.
+std::unordered_map<std::string, bool> interchangeable_ids(const ModelOps& ops, const Stats& stats) {
+  std::unordered_map<std::string, bool> names;
+  if (stats.symmetry.empty()) return names;  // --no-symmetry, or no symmetric part
+  for (const SymmetryKind& k : ops.symmetry)
+    for (int i = k.first_index; i < k.first_index + k.count; ++i) names[k.prefix + std::to_string(i + 1)] = true;
+  return names;
+}
+
 }  // namespace
 
 Coverage coverage_of(const ModelOps& ops, const Stats& stats) {
   std::vector<ActionTally> actions(ops.action_names.size());
+  const auto renamed = interchangeable_ids(ops, stats);
   for (std::uint32_t tid = 0; tid < ops.transitions; ++tid) {
     if (tid % ids_between_stop_checks == 0 && stop_flag().load(std::memory_order_relaxed))
       throw stopped_error("interrupted while tallying --coverage (" + std::to_string(tid) + " of " +
@@ -58,11 +69,16 @@ Coverage coverage_of(const ModelOps& ops, const Stats& stats) {
       ParamTally& tally = a.params[p];
       std::string text = value_text(info.params[p].second);
       const auto [it, added] = tally.row_of.try_emplace(text, tally.values.size());
-      if (added) tally.values.push_back({info.action_name, tally.name, std::move(text), 0, 0});
+      if (added) {
+        const bool by_representative = renamed.count(text) != 0;
+        tally.values.push_back({info.action_name, tally.name, std::move(text), 0, 0, by_representative});
+      }
       add_to(tally.values[it->second], enabled, fresh);
     }
   }
   Coverage c;
+  for (const SymmetryKind& k : ops.symmetry)
+    if (!stats.symmetry.empty() && k.count > 0) c.interchangeable.push_back(k.count == 1 ? k.first : k.first + ".." + k.last);
   for (const ActionTally& a : actions) {
     if (!a.present) continue;
     c.rows.push_back(a.total);
@@ -70,7 +86,7 @@ Coverage coverage_of(const ModelOps& ops, const Stats& stats) {
     for (const ParamTally& p : a.params) {
       for (const CoverageRow& v : p.values) {
         c.rows.push_back(v);
-        if (v.enabled == 0 && a.total.enabled != 0) c.never_enabled.push_back(v.action + "(" + v.param + "=" + v.value + ")");
+        if (v.enabled == 0 && a.total.enabled != 0 && !v.by_representative) c.never_enabled.push_back(v.action + "(" + v.param + "=" + v.value + ")");
       }
     }
   }
@@ -84,11 +100,11 @@ nlohmann::ordered_json coverage_json(const Coverage& c) {
       actions.push_back({{"action", r.action}, {"enabled", r.enabled}, {"new_states", r.new_states},
                          {"params", nlohmann::ordered_json::array()}});
     } else {
-      actions.back()["params"].push_back(
-          {{"param", r.param}, {"value", r.value}, {"enabled", r.enabled}, {"new_states", r.new_states}});
+      actions.back()["params"].push_back({{"param", r.param}, {"value", r.value}, {"enabled", r.enabled},
+                                          {"new_states", r.new_states}, {"by_representative", r.by_representative}});
     }
   }
-  return {{"actions", actions}, {"never_enabled", c.never_enabled}};
+  return {{"actions", actions}, {"never_enabled", c.never_enabled}, {"by_representative", c.interchangeable}};
 }
 
 void print_coverage(std::ostream& out, const Coverage& c) {
@@ -105,6 +121,12 @@ void print_coverage(std::ostream& out, const Coverage& c) {
     std::snprintf(line, sizeof line, "  %14llu  %14llu\n", static_cast<unsigned long long>(r.enabled),
                   static_cast<unsigned long long>(r.new_states));
     out << "  " << name << std::string(width - name.size(), ' ') << line;
+  }
+  if (!c.interchangeable.empty()) {
+    std::string ids;
+    for (const std::string& k : c.interchangeable) ids += (ids.empty() ? "" : ", ") + k;
+    out << "with symmetry the rows of " << ids << " count the orbits' representatives only: they say little about "
+        << "one id, and none is listed as never enabled (--no-symmetry counts every id)\n";
   }
   if (c.never_enabled.empty()) {
     out << "every action and parameter value was enabled\n";
