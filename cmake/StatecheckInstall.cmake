@@ -20,9 +20,11 @@ set(STATECHECK_PUBLIC_HEADERS
   constants.hpp
   containers.hpp
   enum.hpp
+  id_arrays.hpp
   ids.hpp
   member_traits.hpp
   mistakes.hpp
+  one_of.hpp
   registry.hpp
   report.hpp
   result.hpp
@@ -38,6 +40,7 @@ set(STATECHECK_DETAIL_HEADERS  # what the public headers include
   detail/domains.hpp
   detail/exact_set.hpp
   detail/hash.hpp
+  detail/id_array_checks.hpp
   detail/level_table.hpp
   detail/model.hpp
   detail/model_cold.hpp

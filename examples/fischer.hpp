@@ -63,7 +63,7 @@ inline auto make_spec(const Config& cfg) {
   return statecheck::spec<State>(
       "fischer",
       statecheck::init([n = cfg.processes](State& s) {
-        for (int i = 0; i < n; ++i) s.proc[ProcId(i)].pc = Pc::idle;
+        statecheck::use_ids<Proc>(s, n);  // p1..pn, every one idle
       }),
       statecheck::actions(
           statecheck::action("Look", p,

@@ -168,7 +168,7 @@ inline auto make_spec(const Config& c) {
   const int nodes = c.nodes;
   auto all = std::tuple_cat(node_actions(statecheck::ids<Node>("i", c.nodes)), other_actions(nodes, c.other));
   return statecheck::spec<State>(
-      "german-cmp", statecheck::init([](State&) {}),
+      "german-cmp", statecheck::init([nodes](State& s) { statecheck::use_ids<Node>(s, nodes); }),
       std::apply([](auto... a) { return statecheck::actions(std::move(a)...); }, std::move(all)),
       statecheck::invariants(
           statecheck::invariant("Coherence",

@@ -188,7 +188,10 @@ inline auto make_spec(const Config& c) {
   using statecheck::invariant;
   return statecheck::spec<State>(
       "german-data",
-      statecheck::init(statecheck::ids<Data>("d", c.data), [](State& s, DataId d) { s.mem_data = s.aux_data = just(d); }),
+      statecheck::init(statecheck::ids<Data>("d", c.data), [n = c.nodes](State& s, DataId d) {
+                         statecheck::use_ids<Node>(s, n);
+                         s.mem_data = s.aux_data = just(d);
+                       }),
       german_actions(c),
       statecheck::invariants(
           invariant("TypeOK", [inv](const State& s) { return inv.type_ok(s); }),

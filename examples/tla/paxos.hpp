@@ -141,7 +141,8 @@ inline auto make_spec(const Config& c) {
   auto i8 = [](int x) { return static_cast<std::int8_t>(x); };
   return statecheck::spec<State>(
       "paxos",
-      statecheck::init([](State& s) {
+      statecheck::init([n = c.acceptors](State& s) {
+        statecheck::use_ids<Acc>(s, n);
         s.max_bal.fill(-1);
         s.max_vbal.fill(-1);
       }),

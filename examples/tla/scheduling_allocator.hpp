@@ -134,7 +134,7 @@ inline auto make_spec(const Config& cfg) {
   const auto S = statecheck::param("S", 1, (1 << cfg.resources) - 1);  // non-empty subsets, as bit masks
   const auto order = statecheck::param("order", 0, factorial(cfg.clients) - 1);
   return statecheck::spec<State>(
-      "scheduling-allocator", statecheck::init([](State&) {}),
+      "scheduling-allocator", statecheck::init([n = cfg.clients](State& s) { statecheck::use_ids<Cli>(s, n); }),
       statecheck::actions(
           statecheck::action("Request", c, S,
                              [](const State& s, CliId x, int) { return s.unsat[x].empty() && s.alloc[x].empty(); },

@@ -164,7 +164,10 @@ inline auto make_spec(const Config& c) {
   const auto witness = statecheck::param("w", -1, c.acceptors - 1);  // -1: none (c = -1)
   return statecheck::spec<State>(
       "voting",
-      statecheck::init([](State& s) { s.max_bal.fill(-1); }),
+      statecheck::init([n = c.acceptors](State& s) {
+        statecheck::use_ids<Acc>(s, n);
+        s.max_bal.fill(-1);
+      }),
       statecheck::actions(
           statecheck::action("IncreaseMaxBal", a, b, [](const State& s, AccId x, int bal) { return bal > s.max_bal[x]; },
                              [](State& s, AccId x, int bal) { s.max_bal[x] = static_cast<std::int8_t>(bal); }),

@@ -114,6 +114,7 @@ TEST_CASE("om-membership: Ratis acceptance rule (brief 1.4)", "[om-membership]")
     REQUIRE(s.raft == with_voters({0, 1, 2}));
   }
   SECTION("a staging request blocks the next one, as a reconfiguration in progress") {
+    s.op.resize(2);  // a second client, c2
     s.op[omm::ClientId(1)].phase = omm::Phase::staging;
     op.list = with_voters({0, 1});
     REQUIRE(omm::set_configuration(s, m, op) == omm::Reply::rejected);

@@ -43,7 +43,7 @@ inline auto mutex(int procs, bool guarded = true, bool asymmetric = false) {
     return true;
   };
   return statecheck::spec<Mutex>(
-      "sym-mutex", init([](Mutex&) {}),
+      "sym-mutex", init([procs](Mutex& s) { statecheck::use_ids<Proc>(s, procs); }),
       actions(action("Request", p, [](const Mutex& s, ProcId q) { return s.pc[q] == Pc::idle; },
                      [](Mutex& s, ProcId q) {
                        s.pc[q] = Pc::waiting;
@@ -107,7 +107,7 @@ inline auto service(int servers, int clients) {
   const auto s = statecheck::ids<Srv>("s", servers);
   const auto c = statecheck::ids<Cli>("c", clients);
   return statecheck::spec<Service>(
-      "sym-service", init([](Service&) {}),
+      "sym-service", init([servers](Service& st) { statecheck::use_ids<Srv>(st, servers); }),
       actions(action("Ask", c, s, [](const Service& st, CliId from, SrvId) { return !st.asked.contains(from); },
                      [](Service& st, CliId from, SrvId to) {
                        st.asked.insert(from);
@@ -141,6 +141,7 @@ inline Service rename(const Service& s, const std::vector<int>& srv, const std::
   auto S = [&](SrvId x) { return SrvId(srv[static_cast<std::size_t>(x.index())]); };
   auto C = [&](CliId x) { return CliId(cli[static_cast<std::size_t>(x.index())]); };
   Service t;
+  t.load.resize(s.load.size());
   for (const Request& r : s.pending) t.pending.insert(Request{C(r.from), S(r.to)});
   for (const auto& e : s.served_by) t.served_by.put(C(e.key), S(e.value));
   for (std::size_t i = 0; i < srv.size(); ++i) t.load[SrvId(srv[i])] = s.load[SrvId(static_cast<int>(i))];
@@ -161,7 +162,7 @@ inline auto lead(int procs, int first = 1, int count = 0, bool asymmetric = fals
   const auto p = statecheck::ids<Proc>("p", procs);
   const ProcId coordinator(0);
   return statecheck::spec<Lead>(
-      "sym-lead", init([](Lead&) {}),
+      "sym-lead", init([procs](Lead& s) { statecheck::use_ids<Proc>(s, procs); }),
       actions(action("Request", p, [=](const Lead& s, ProcId q) { return q != coordinator && s.pc[q] == Pc::idle; },
                      [](Lead& s, ProcId q) { s.pc[q] = Pc::waiting; }),
               action("Grant", p,
@@ -227,7 +228,7 @@ inline auto teams(int readers, int writers, std::array<int, 4> ranges = {-1, 0, 
     return in;
   };
   return statecheck::spec<Teams>(
-      "sym-teams", init([](Teams&) {}),
+      "sym-teams", init([procs](Teams& s) { statecheck::use_ids<Proc>(s, procs); }),
       actions(action("Request", p, [](const Teams& s, ProcId q) { return s.pc[q] == Pc::idle; },
                      [](Teams& s, ProcId q) { s.pc[q] = Pc::waiting; }),
               action("Enter", p,
@@ -270,12 +271,12 @@ inline examples::voting::State rename(const examples::voting::State& s, const st
                                       const std::vector<int>& val) {
   using namespace examples::voting;
   State t;
+  statecheck::use_ids<Acc>(t, s.max_bal.size());
   for (std::size_t i = 0; i < acc.size(); ++i) {
     const AccId from(static_cast<int>(i)), to(acc[i]);
     t.max_bal[to] = s.max_bal[from];
     for (const Vote& v : s.votes[from]) t.votes[to].insert(Vote{v.ballot, ValId(val[static_cast<std::size_t>(v.value.index())])});
   }
-  for (int i = static_cast<int>(acc.size()); i < max_acceptors; ++i) t.max_bal[AccId(i)] = s.max_bal[AccId(i)];
   return t;
 }
 
@@ -289,7 +290,7 @@ inline examples::scheduling_allocator::State rename(const examples::scheduling_a
     return out;
   };
   State t = s;
-  for (int c = 0; c < max_clients; ++c) {
+  for (int c = 0; c < s.unsat.size(); ++c) {
     t.unsat[examples::scheduling_allocator::CliId(c)] = R(s.unsat[examples::scheduling_allocator::CliId(c)]);
     t.alloc[examples::scheduling_allocator::CliId(c)] = R(s.alloc[examples::scheduling_allocator::CliId(c)]);
   }

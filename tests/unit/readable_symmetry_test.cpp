@@ -39,7 +39,7 @@ struct Phases {
 auto workers_spec(int workers) {
   const auto w = statecheck::ids<Worker>("w", workers);
   return statecheck::spec<Phases>(
-      "workers-symmetric", statecheck::init([](Phases&) {}),
+      "workers-symmetric", statecheck::init([workers](Phases& s) { statecheck::use_ids<Worker>(s, workers); }),
       statecheck::actions(
           statecheck::action("Prepare", w, [](const Phases& s, WorkerId i) { return s.phase[i] == 0; },
                              [](Phases& s, WorkerId i) { s.phase[i] = 1; }),

@@ -8,7 +8,8 @@
 //   bounded_set<T, Cap>       a set of any state values, records included (bounded_set.hpp)
 //   bounded_map<K, V, Cap>    a finite map (bounded_set.hpp)
 //   id_array<Tag, T, N>       one T per named id of a kind, indexed only by id<Tag>; what
-//                             symmetry reduction renames slot by slot (statecheck/symmetry.hpp)
+//                             symmetry reduction renames slot by slot (statecheck/symmetry.hpp);
+//                             N is its capacity, init says how many ids are in use
 // All keep unused storage zeroed, so equal values have equal bytes. Sizes are
 // int, like parameters, and any integer or named id indexes a bounded_vec.
 #pragma once
@@ -20,6 +21,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 
 #include "statecheck/bounded_set.hpp"
@@ -180,10 +182,38 @@ class id_set {
   word bits_ = 0;
 };
 
-/// One T per id of kind Tag (ids 0..N-1), indexed only by id<Tag>: `s.role[scm]`.
+namespace detail {
+/// One byte padded with explicit zeros to an alignment (Pad = alignment - 1),
+/// so that the type holding it has no padding bytes (states are hashed as raw
+/// bytes when they have none): an id_array's count of ids in use, a one_of's index.
+template <std::size_t Pad>
+struct padded_byte {
+  std::uint8_t value;
+  std::array<std::uint8_t, Pad> zeros{};
+  friend constexpr bool operator==(const padded_byte&, const padded_byte&) = default;
+};
+template <>
+struct padded_byte<0> {
+  std::uint8_t value;
+  friend constexpr bool operator==(const padded_byte&, const padded_byte&) = default;
+};
+/// "d1..d4": the names of ids 0..n-1 of a kind.
+template <class Tag>
+std::string id_range(int n) {
+  return n <= 1 ? id<Tag>(0).name() : id<Tag>(0).name() + ".." + id<Tag>(n - 1).name();
+}
+}  // namespace detail
+
+/// One T per id of kind Tag, indexed only by id<Tag>: `s.role[scm]`.
 /// Unlike a std::array, it says that its positions are the ids, so symmetry
 /// reduction moves its slots when it renames ids; it prints as a record keyed
 /// by id name, {s1: leader, s2: follower}.
+///
+/// N is the capacity; the ids in use are the first size() of them (all N
+/// unless init says otherwise with resize(n) or statecheck::use_ids<Tag>(s, n),
+/// statecheck/id_arrays.hpp). Only the ids in use are iterated, printed,
+/// hashed and renamed, and indexing another is a spec error: a configuration
+/// with 4 datanodes in an array of 8 has no phantom d5..d8.
 template <class Tag, class T, std::size_t N>
 class id_array {
   static_assert(N > 0 && N <= id<Tag>::max_count, "statecheck::id_array: N must be 1..255");
@@ -192,7 +222,19 @@ class id_array {
  public:
   using tag = Tag;
   using value_type = T;
-  static constexpr int size() { return static_cast<int>(N); }
+  /// How many ids are in use (d1..d<size()>).
+  constexpr int size() const { return used_.value; }
+  /// How many ids the array can hold.
+  static constexpr int capacity() { return static_cast<int>(N); }
+  /// Uses the first n ids (1..N); the slots left out return to T{}.
+  constexpr void resize(int n) {
+    if (n < 1 || n > capacity())
+      throw std::length_error("statecheck::id_array of " + std::string(Tag::prefix) + " ids: resize(" + std::to_string(n) +
+                              ") is outside 1.." + std::to_string(N) + "; use at most its capacity " + std::to_string(N) +
+                              " ids, or declare it larger");
+    for (std::size_t i = static_cast<std::size_t>(n); i < N; ++i) items_[i] = T{};
+    used_.value = static_cast<std::uint8_t>(n);
+  }
   constexpr T& operator[](id<Tag> i) { return items_[check(i)]; }
   constexpr const T& operator[](id<Tag> i) const { return items_[check(i)]; }
   /// Any other index (an int, another kind's id) is a mistake named at the
@@ -200,19 +242,26 @@ class id_array {
   template <class Other>
     requires(!std::is_same_v<std::remove_cvref_t<Other>, id<Tag>>)
   mistake::id_array_is_indexed_by_its_own_kind_of_id operator[](const Other&) const;
-  /// Sets every slot to `value` (init: `s.role.fill(Role::follower)`).
-  constexpr void fill(const T& value) { items_.fill(value); }
+  /// Sets every slot in use to `value` (init: `s.role.fill(Role::follower)`).
+  constexpr void fill(const T& value) { std::fill(begin(), end(), value); }
   constexpr T* begin() { return items_.data(); }
-  constexpr T* end() { return items_.data() + N; }
+  constexpr T* end() { return items_.data() + used_.value; }
   constexpr const T* begin() const { return items_.data(); }
-  constexpr const T* end() const { return items_.data() + N; }
+  constexpr const T* end() const { return items_.data() + used_.value; }
   friend constexpr bool operator==(const id_array&, const id_array&) = default;
 
  private:
-  static constexpr std::size_t check(id<Tag> i) {
-    if (static_cast<std::size_t>(i.index()) >= N) throw std::out_of_range("statecheck::id_array: id out of range");
-    return static_cast<std::size_t>(i.index());
+  std::size_t check(id<Tag> i) const {
+    const auto slot = static_cast<std::size_t>(i.index());
+    if (slot >= used_.value || slot >= N) throw std::out_of_range(not_in_use(i));
+    return slot;
   }
+  std::string not_in_use(id<Tag> i) const {
+    return "statecheck::id_array of " + std::string(Tag::prefix) + " ids: " + i.name() + " is not in use (" +
+           std::to_string(size()) + " of " + std::to_string(N) + ": " + detail::id_range<Tag>(size()) +
+           "); index only the ids in use, or resize(n) the array in init";
+  }
+  detail::padded_byte<alignof(T) - 1> used_{static_cast<std::uint8_t>(N)};
   std::array<T, N> items_{};
 };
 

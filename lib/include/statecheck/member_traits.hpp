@@ -12,6 +12,7 @@
 //   static Value to_value(const T&);                // for traces and JSON
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <bitset>
 #include <boost/hana.hpp>
@@ -140,17 +141,22 @@ struct member_traits<id<Tag>> {
   static Value to_value(const id<Tag>& i) { return Value::name(i.name()); }
 };
 
-/// id_arrays print as records keyed by id name: {s1: 3, s2: 0}.
+/// id_arrays print as records keyed by id name, the ids in use only: {s1: 3, s2: 0}.
+/// The encoding is the count in use, the slots in use, then zeros.
 template <class Tag, class T, std::size_t N>
 struct member_traits<id_array<Tag, T, N>> {
   static constexpr bool supported = state_member<T>;
-  static constexpr std::size_t size = N * member_traits<T>::size;
+  static constexpr std::size_t size = 1 + N * member_traits<T>::size;
   static void encode(const id_array<Tag, T, N>& a, std::byte*& out) {
+    *out++ = static_cast<std::byte>(a.size());
     for (const T& item : a) member_traits<T>::encode(item, out);
+    const std::size_t unused = (N - static_cast<std::size_t>(a.size())) * member_traits<T>::size;
+    std::fill(out, out + unused, std::byte{0});
+    out += unused;
   }
   static Value to_value(const id_array<Tag, T, N>& a) {
     Value v = Value::list(Value::Kind::record);
-    for (int i = 0; i < static_cast<int>(N); ++i) {
+    for (int i = 0; i < a.size(); ++i) {
       v.keys.push_back(id<Tag>(i).name());
       v.items.push_back(member_traits<T>::to_value(a[id<Tag>(i)]));
     }

@@ -5,6 +5,8 @@
 #include "statecheck/constants.hpp"
 #include "statecheck/containers.hpp"
 #include "statecheck/enum.hpp"
+#include "statecheck/id_arrays.hpp"
+#include "statecheck/one_of.hpp"
 #include "statecheck/registry.hpp"
 #include "statecheck/spec.hpp"
 #include "statecheck/symmetry.hpp"

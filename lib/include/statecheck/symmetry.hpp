@@ -28,6 +28,7 @@
 #include <utility>
 
 #include "statecheck/member_traits.hpp"
+#include "statecheck/one_of.hpp"
 
 namespace statecheck {
 
@@ -122,6 +123,8 @@ constexpr bool holds_ids() {
     return (std::is_same_v<typename T::tag, Tags> || ...) || holds_ids<typename T::value_type, Tags...>();
   } else if constexpr (is_bounded_map<T>::value) {
     return holds_ids<typename T::key_type, Tags...>() || holds_ids<typename T::mapped_type, Tags...>();
+  } else if constexpr (is_one_of<T>::value) {
+    return any_member_holds<typename T::alternatives>::template value<Tags...>;
   } else if constexpr (is_bounded_vec<T>::value || is_bounded_set<T>::value || is_std_array<T>::value) {
     return holds_ids<typename T::value_type, Tags...>();
   } else if constexpr (boost::hana::Struct<T>::value) {
@@ -135,6 +138,11 @@ template <class... Ms>
 struct any_member_holds<boost::hana::tuple<Ms...>> {
   template <class... Tags>
   static constexpr bool value = (holds_ids<Ms, Tags...>() || ...);
+};
+template <class... As>
+struct any_member_holds<std::tuple<As...>> {  // a one_of's alternatives
+  template <class... Tags>
+  static constexpr bool value = (holds_ids<As, Tags...>() || ...);
 };
 
 /// Renames the ids of `p` in `v`, in place (see the banner for what moves).
@@ -150,7 +158,8 @@ void permute(T& v, const permutation<Tags...>& p) {
     v = renamed;
   } else if constexpr (is_id_array<T>::value) {
     T moved;
-    for (int i = 0; i < T::size(); ++i) {
+    moved.resize(v.size());
+    for (int i = 0; i < v.size(); ++i) {
       const id<typename T::tag> from(i);
       moved[p(from)] = v[from];
       permute(moved[p(from)], p);
@@ -173,6 +182,8 @@ void permute(T& v, const permutation<Tags...>& p) {
     v = renamed;
   } else if constexpr (is_bounded_vec<T>::value || is_std_array<T>::value) {
     for (auto& item : v) permute(item, p);
+  } else if constexpr (is_one_of<T>::value) {
+    v.visit([&](auto& alternative) { permute(alternative, p); });
   } else {
     boost::hana::for_each(boost::hana::keys(v), [&](auto key) { permute(boost::hana::at_key(v, key), p); });
   }

@@ -14,8 +14,8 @@ inline void initial(const Config& c, State& s) {
   s.is_leader.insert(s1);
   s.leader_ready.insert(s1);
   if (c.terms > 0) s.term.fill(1);  // everyone knows s1's term 1; without terms every term stays 0
-  for (DnState& n : s.dn) n = DnState{Ver::PRE, Proc::ABSENT, {}};
-  for (int i = 0; i < c.datanodes; ++i) s.dn[DnId(i)] = DnState{Ver::PRE, Proc::RUNNING, {}};  // HEARTBEAT everywhere
+  statecheck::use_ids<Dnode>(s, c.datanodes);
+  for (DnState& n : s.dn) n = DnState{Ver::PRE, Proc::RUNNING, {}};  // HEARTBEAT everywhere
   // dx is a datanode just started with newer software: it has yet to register anywhere.
   s.dx = DnState{Ver::PRE, c.control ? Proc::RUNNING : Proc::ABSENT, {}};
   s.dx.ep.fill(EndPointState::REGISTER);

@@ -33,7 +33,7 @@ struct Dnode {
 using DnId = statecheck::id<Dnode>;
 inline constexpr DnId d1{0};
 STATECHECK_ENUM(Ver, PRE, FIN);                           // apparent (metadata layout) version
-STATECHECK_ENUM(Proc, RUNNING, SHUTDOWN, ABSENT);         // datanode process; ABSENT: slot beyond `datanodes`
+STATECHECK_ENUM(Proc, RUNNING, SHUTDOWN, ABSENT);         // datanode process; ABSENT: dx when control=false
 STATECHECK_ENUM(EndPointState, HEARTBEAT, REGISTER, SHUTDOWN);  // Ozone's EndPointStates, per SCM
 STATECHECK_ENUM(Variant, as_is, patched);
 STATECHECK_ENUM(Scenario, fixed_leader, leader_change);

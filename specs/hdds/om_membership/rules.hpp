@@ -20,6 +20,7 @@ inline Members initial_members(const Model& m) {
 /// raftConf = peerMap = requested = the initial voters, all running; `combo`
 /// picks the joiners' config facts when they are chosen at init.
 inline void initial_state(State& s, const Model& m, int combo) {
+  statecheck::use_ids<Client>(s, m.clients);
   s.raft = s.peers = s.requested = initial_members(m);
   s.leader = first_leader;
   s.running = s.raft.voters;

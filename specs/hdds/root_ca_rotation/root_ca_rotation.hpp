@@ -39,7 +39,8 @@ inline auto make_spec(const Config& c) {
   return statecheck::spec<State>(
       "root-ca-rotation",
       statecheck::init([c](State& st) {
-        for (int i = 0; i < c.scms; ++i) st.scm[ScmId(i)].up = true;
+        statecheck::use_ids<Scm>(st, c.scms);
+        for (ScmView& v : st.scm) v.up = true;
         st.leader = first_leader;
         st.crashes_left = static_cast<std::uint8_t>(c.crashes);
         st.leader_changes_left = c.leader_change ? 1 : 0;

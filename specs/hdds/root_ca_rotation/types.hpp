@@ -89,7 +89,7 @@ struct ScmView {
 struct State {
   BOOST_HANA_DEFINE_STRUCT(State,
       (statecheck::bounded_vec<Entry, log_capacity>, log),  // committed log: commit on append
-      (statecheck::id_array<Scm, ScmView, max_scms>, scm),  // slots past `scms` stay unused (down)
+      (statecheck::id_array<Scm, ScmView, max_scms>, scm),  // s1..s<scms> in use (init: use_ids<Scm>)
       (ScmId, leader),                  // s1 at the start; changes only with leader-change
       (std::uint8_t, round),            // rotations started (the current root id)
       (std::uint8_t, crashes_left),

@@ -65,8 +65,8 @@ inline auto make_spec(const Config& c) {
       "snapshot-install",
       statecheck::init([c](State& s) {
         // t1.. are in every DB already (flushed), so a removal can come first.
-        for (Follower& f : s.f) f.status = Status::absent;
-        for (int i = 0; i < c.followers; ++i) s.f[FolId(i)].status = Status::running;
+        statecheck::use_ids<Fol>(s, c.followers);
+        for (Follower& f : s.f) f.status = Status::running;
       }),
       statecheck::actions(
           statecheck::action(

@@ -28,8 +28,8 @@ struct Tx {
 using TxId = statecheck::id<Tx>;
 
 // installing: Ratis has acknowledged the snapshot but reinitialize has not run
-// yet (only reachable with split_install). absent: a slot beyond `followers`.
-STATECHECK_ENUM(Status, running, installing, exited, absent);
+// yet (only reachable with split_install).
+STATECHECK_ENUM(Status, running, installing, exited);
 
 struct Follower {
   BOOST_HANA_DEFINE_STRUCT(Follower,

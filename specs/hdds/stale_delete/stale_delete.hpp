@@ -24,6 +24,7 @@ inline auto make_spec(const Config& cfg) {
       "stale-delete",
       // Each container starts CLOSED on RF + 1 datanodes, SCM knowing all of them.
       statecheck::init([cfg](State& s) {
+        statecheck::use_ids<Dn>(s, cfg.datanodes);
         for (int k = 0; k < cfg.containers; ++k) {
           Container box{};
           for (int i = 0; i <= rf; ++i) box.has.insert(DnId((k + i) % cfg.datanodes));

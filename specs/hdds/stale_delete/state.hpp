@@ -35,7 +35,7 @@ struct Container {
 
 struct State {
   BOOST_HANA_DEFINE_STRUCT(State,
-      (statecheck::id_array<Dn, Datanode, max_datanodes>, dn),  // slots past `datanodes` stay empty
+      (statecheck::id_array<Dn, Datanode, max_datanodes>, dn),  // d1..d<datanodes> in use (init: use_ids<Dn>)
       (statecheck::bounded_vec<Container, max_containers>, c),  // not symmetric: see README "Symmetry"
       (std::uint8_t, next_id),          // id of the next DeleteContainerCommand
       (std::uint8_t, rm_deletes_left),  // budgets

@@ -64,7 +64,7 @@ class Signatures {
     } else if constexpr (is_tagged_id_set<T>::value) {
       v.for_each([&](auto member) { note_id(member, path, owner); });
     } else if constexpr (is_id_array<T>::value) {
-      for (int i = 0; i < T::size(); ++i) {
+      for (int i = 0; i < v.size(); ++i) {
         const id<typename T::tag> slot(i);
         // A slot that renaming does not move keeps its place, which may tell ids apart.
         const std::uint64_t place = symmetric(slot) ? 1 : 1000 + static_cast<std::uint64_t>(i);
@@ -77,6 +77,8 @@ class Signatures {
       }
     } else if constexpr (is_bounded_set<T>::value) {
       for (const auto& item : v) walk(item, mix64(path, 4), owner);
+    } else if constexpr (is_one_of<T>::value) {  // the alternative held tells values apart too
+      v.visit([&](const auto& alternative) { walk(alternative, mix64(path, 60 + v.index()), owner); });
     } else if constexpr (is_bounded_vec<T>::value || is_std_array<T>::value) {
       std::uint64_t position = 5;  // positions are not renamed: they may tell ids apart
       for (const auto& item : v) walk(item, mix64(path, position++), owner);

@@ -66,6 +66,12 @@ struct clock_tags<bounded_map<K, V, Cap>> : clock_tags<V> {
   static_assert(!holds_clocks<K>, "statecheck::clock: a clock may not be in a bounded_map's keys (a time step "
                                   "would change their order); keep it in the values");
 };
+template <class... Alts>
+struct clock_tags<one_of<Alts...>> {
+  static_assert((!holds_clocks<Alts> && ...), "statecheck::clock: a clock may not be in a one_of alternative (a "
+                                              "value that changes shape); keep it in a record or an id_array");
+  using type = std::tuple<>;
+};
 template <class Tuple>
 struct member_clock_tags;
 template <class... Ms>
