@@ -65,6 +65,23 @@ TEST_CASE("signals: SIGINT and SIGTERM stop simulate with the walks so far, exit
   }
 }
 
+// Issue 43 item 14a: suite ignored SIGINT, and SIGTERM ended it with no summary.
+TEST_CASE("signals: SIGINT and SIGTERM stop a suite with the rows of the runs done, exit 3", "[hostile][signals][suite]") {
+  for (const int sig : {SIGINT, SIGTERM}) {
+    INFO("signal " << sig);
+    // The first of the fixture's two runs (top=1) never blocks; the second does, and is stopped.
+    const auto end = stopped_by(sig, {"suite", "--threads", "2"});
+    INFO(end.out);
+    REQUIRE(end.code == 3);
+    // One row, the first run's: the stopped run is not done and has none.
+    REQUIRE_THAT(end.out, Catch::StartsWith("spec "));
+    REQUIRE_THAT(end.out, Catch::Contains("\nsignal-blocking top=1   "));
+    REQUIRE(end.out.find("signal-blocking") == end.out.rfind("signal-blocking"));
+    REQUIRE_THAT(end.out, Catch::Contains(" ok                    2             2      2     "));
+    REQUIRE_THAT(end.out, Catch::EndsWith("s  \n1 runs, 1 as documented, 0 unexpected\nstopped after 1 of 2 runs\n"));
+  }
+}
+
 TEST_CASE("signals: a second Ctrl-C ends a run that does not stop, at once", "[hostile][signals]") {
   const Markers dir;
   test::Child child(blocking, {"--set", "hold=true", "--progress", "0"}, dir.sub("out"));
@@ -93,7 +110,7 @@ TEST_CASE("signals: SIGINT with --checkpoint, resumed, gives the uninterrupted c
     REQUIRE_THAT(end.out, Catch::Contains("stopped: interrupted while expanding level "));
     // The hint names the binary that ran (a one-spec checker takes no subcommand or spec name).
     REQUIRE_THAT(end.out, Catch::Contains("; checkpoint written to " + ckpt + "; continue with: hostile-signal_blocking "
-                                          "--set hold=false --resume " + ckpt));
+                                          "--set hold=false --set top=1000 --resume " + ckpt));
   }
   const test::Run resumed = test::run(blocking, "--resume " + ckpt + " --format json --quiet");
   const test::Run whole = test::run(blocking, "--format json --quiet");

@@ -1,6 +1,7 @@
 // Shared command-line pieces; see command_line.hpp.
 #include "cli/command_line.hpp"
 
+#include <atomic>
 #include <charconv>
 #include <cmath>
 #include <csignal>
@@ -147,9 +148,15 @@ Selected select_spec(const SpecArgs& a) {
 
 namespace {
 
+/// Set by the first signal and never cleared: each check clears the engine's
+/// request when it starts, so a command that runs several (suite) asks here.
+std::atomic<bool> stop_signal{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "the stop handler must be async-signal-safe");
+
 /// First Ctrl-C: stop at the next batch with the partial summary; a second one
 /// gets the default action and ends the process at once.
 extern "C" void on_stop_signal(int signal) {
+  stop_signal.store(true);
   statecheck::request_stop();
   std::signal(signal, SIG_DFL);
 }
@@ -160,6 +167,8 @@ void install_stop_handlers() {
   std::signal(SIGINT, on_stop_signal);
   std::signal(SIGTERM, on_stop_signal);
 }
+
+bool stop_signalled() { return stop_signal.load(); }
 
 // The most a saved trace may hold: far above any trace a check writes (it
 /// lists every state of a shortest counterexample), far below what would

@@ -91,6 +91,9 @@ using detail::split_sets;
 /// SIGINT/SIGTERM ask running checks to stop (statecheck::request_stop); a
 /// second signal ends the process.
 void install_stop_handlers();
+/// Whether SIGINT or SIGTERM came since install_stop_handlers (it stays true
+/// across checks, unlike the engine's request, which each check clears).
+bool stop_signalled();
 /// The text of a saved trace (replay, view): config_error naming the file and
 /// the fix when it is a directory, not a regular file, too big or unreadable.
 std::string read_trace_file(const std::string& path);

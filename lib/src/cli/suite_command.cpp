@@ -32,6 +32,32 @@ struct SuiteArgs {
   unsigned threads = 0;
 };
 
+/// Runs one documented configuration and prints its row; false when a signal
+/// stopped it (no row: the run is not done).
+bool run_one(const SpecEntry& e, const SuiteRun& run, unsigned threads, int& unexpected) {
+  RunInfo info;
+  info.spec = e.name;
+  std::vector<std::pair<std::string, std::string>> all;
+  const std::vector<int> values = constant_values(e, run.sets, all);
+  info.constants = run.sets;
+  info.options.threads = threads;
+  info.options.invariants = run.invariants;
+  for (const std::string& inv : run.invariants) info.constants.emplace_back("--invariant", inv);
+  const CheckResult r = check_entry(e, values, info.options);
+  if (r.outcome == Outcome::limit && stop_signalled()) return false;
+  const bool ok = as_expected(r, run.expect);
+  unexpected += ok ? 0 : 1;
+  std::cout << summary_row(r, info) << (ok ? "" : "   UNEXPECTED: " + unexpected_because(run.expect)) << std::endl;
+  return true;
+}
+
+/// The rows a suite of these specs prints: one per run, one per broken spec.
+std::size_t planned_runs(const std::vector<const SpecEntry*>& specs) {
+  std::size_t n = 0;
+  for (const SpecEntry* e : specs) n += e->broken.empty() ? e->suite.size() : 1;
+  return n;
+}
+
 int run_suite(const SuiteArgs& a) {
   std::vector<const SpecEntry*> specs;
   if (a.specs.empty()) {
@@ -40,9 +66,13 @@ int run_suite(const SuiteArgs& a) {
     for (const std::string& n : a.specs) specs.push_back(&find_spec(n));
   }
   for (const SpecEntry* e : specs) warn_if_unoptimised(*e);
+  // Ctrl-C or SIGTERM stops the run in progress as it stops a check; the runs done keep their rows.
+  install_stop_handlers();
   std::cout << summary_header() << "\n";
   int runs = 0, unexpected = 0;
+  const std::size_t planned = planned_runs(specs);
   for (const SpecEntry* e : specs) {
+    if (stop_signalled()) break;
     if (!e->broken.empty()) {  // only reachable with no names given: find_spec refuses a named one
       ++runs;
       ++unexpected;
@@ -50,22 +80,16 @@ int run_suite(const SuiteArgs& a) {
       continue;
     }
     for (const SuiteRun& run : e->suite) {
-      RunInfo info;
-      info.spec = e->name;
-      std::vector<std::pair<std::string, std::string>> all;
-      const std::vector<int> values = constant_values(*e, run.sets, all);
-      info.constants = run.sets;
-      info.options.threads = a.threads;
-      info.options.invariants = run.invariants;
-      for (const std::string& inv : run.invariants) info.constants.emplace_back("--invariant", inv);
-      const CheckResult r = check_entry(*e, values, info.options);
-      const bool ok = as_expected(r, run.expect);
+      // Checked before a run too: a signal between two runs would be cleared by the next check.
+      if (stop_signalled() || !run_one(*e, run, a.threads, unexpected)) break;
       ++runs;
-      unexpected += ok ? 0 : 1;
-      std::cout << summary_row(r, info) << (ok ? "" : "   UNEXPECTED: " + unexpected_because(run.expect)) << std::endl;
     }
   }
   std::cout << runs << " runs, " << runs - unexpected << " as documented, " << unexpected << " unexpected\n";
+  if (static_cast<std::size_t>(runs) < planned) {  // a signal stopped it (one after the last run changes nothing)
+    std::cout << "stopped after " << runs << " of " << planned << " runs\n";
+    return exit_error;
+  }
   return unexpected == 0 ? exit_ok : exit_violation;
 }
 
