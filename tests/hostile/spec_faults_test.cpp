@@ -1,6 +1,7 @@
 // Spec-author mistakes through a real checker (hostile-faults): spec code
 // that throws in init or in a property ends the run with exit 3 and says
-// where; a spec with no initial state is refused in one line, exit 2; and the
+// where (a choice's enumerator and a tlc_constraint too, hostile-choice_throws);
+// a spec with no initial state is refused in one line, exit 2; and the
 // suite tells a run that matches its documented verdict from one that does
 // not, or that documents none.
 #include <catch2/catch.hpp>
@@ -8,10 +9,12 @@
 
 #include "fixture.hpp"
 #include "support/run_binary.hpp"
+#include "support/temp_dir.hpp"
 
 namespace {
 
 const std::string faults = hostile::fixture("faults");
+const std::string choice = hostile::fixture("choice_throws");
 
 }  // namespace
 
@@ -75,4 +78,14 @@ TEST_CASE("suite: a documented verdict that differs, or none at all, is unexpect
   REQUIRE_THAT(r.out, Catch::Contains("UNEXPECTED: the README says violation Small 2\n"));
   REQUIRE_THAT(r.out, Catch::Contains("UNEXPECTED: no verdict is documented for this run"));
   REQUIRE_THAT(r.out, Catch::EndsWith("3 runs, 1 as documented, 2 unexpected\n"));
+}
+
+// Issue 43 item 12a: an enumerator that throws ended simulate through std::terminate (exit 134).
+TEST_CASE("spec faults: simulate reports a choice enumerator that throws as a spec error, exit 3", "[hostile][spec-faults]") {
+  const test::Run walk = test::run(choice, "simulate choice-throws --runs 5 --depth 10 --threads 1");
+  INFO(walk.out);
+  REQUIRE(walk.code == 3);
+  REQUIRE_THAT(walk.out, Catch::Contains("\nerror: spec error in the choice of action Pick: no values at n = 2\n"
+                                         "trace to the state where it happened ("));
+  REQUIRE_THAT(walk.out, Catch::Contains("found by walk 1 of seed 1; to repeat it: "));
 }

@@ -26,6 +26,15 @@ std::string transition_label(const TransitionInfo& info) {
   return label + ')';
 }
 
+std::string failing_part(const ModelOps& ops, const std::byte* state, std::uint32_t tid) {
+  if (state == nullptr) return "action " + transition_label(ops.describe(ops.model, nullptr, tid));
+  try {
+    return "action " + transition_label(ops.describe(ops.model, state, tid));
+  } catch (...) {  // describing runs no spec code but the choice's enumerator
+    return "the choice of action " + transition_label(ops.describe(ops.model, nullptr, tid));
+  }
+}
+
 std::string lane_of(const std::string& actor, const std::string& action,
                     const std::vector<std::pair<std::string, Value>>& params) {
   for (const auto& [name, value] : params)

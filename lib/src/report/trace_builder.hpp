@@ -20,6 +20,12 @@ namespace statecheck::detail {
 /// "Name(p=v, q=w)", or "Name" without parameters.
 std::string transition_label(const TransitionInfo& info);
 
+/// What a spec error in transition `tid` taken from `state` is blamed on:
+/// "action LABEL", or "the choice of action LABEL" when enumerating that
+/// action's choice in `state` throws (the label then names no chosen value).
+/// Without a state, "action LABEL" without the choice's value. Cold: after a throw.
+std::string failing_part(const ModelOps& ops, const std::byte* state, std::uint32_t tid);
+
 /// The lane (actor) a step belongs to, as the HTML page draws it: the actor
 /// parameter's value (a named id as itself, "s1"; another value as "c=1"),
 /// else the action's name ("action Tick" cannot clash with an id).

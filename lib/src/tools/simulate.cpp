@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "model/model_view.hpp"
+#include "report/trace_builder.hpp"
 #include "statecheck/detail/search.hpp"
 
 namespace statecheck::detail {
@@ -223,20 +224,20 @@ class Simulation {
                            const std::string& message) {
     std::string place = where;
     if (where == "init") place = "init (combination " + std::to_string(combination) + ")";
-    if (where == "action") place = "action " + throwing_action(k.state);
+    if (where == "action") place = throwing_action(k.state);
     fail({w, Failure::Kind::error, {}, message, place, combination, k.path});
   }
 
-  /// The label of the first transition that throws in `s` (cold: after a throw).
+  /// The first transition that throws in `s`, as failing_part names it (cold: after a throw).
   std::string throwing_action(const OwnedState& s) const {
     for (std::uint32_t t = 0; t < view_.ops().transitions; ++t) {
       try {
         (void)view_.successor(s, t);
       } catch (...) {
-        return view_.label(t, s);
+        return failing_part(view_.ops(), s.bytes(), t);
       }
     }
-    return "(none threw again: the spec is not deterministic)";
+    return "action (none threw again: the spec is not deterministic)";
   }
 
   void fail(Failure f) {
