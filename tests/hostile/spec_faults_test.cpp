@@ -89,3 +89,14 @@ TEST_CASE("spec faults: simulate reports a choice enumerator that throws as a sp
                                          "trace to the state where it happened ("));
   REQUIRE_THAT(walk.out, Catch::Contains("found by walk 1 of seed 1; to repeat it: "));
 }
+
+// Issue 43 item 16c: check blamed "the constraint" of a spec that has none (Pick is the first action).
+TEST_CASE("spec faults: check names the action whose choice enumerator threw", "[hostile][spec-faults]") {
+  const test::Run check = test::run(choice, "check choice-throws --threads 2");
+  INFO(check.out);
+  REQUIRE(check.code == 3);
+  REQUIRE_THAT(check.out, Catch::Contains("\nerror: spec error in the choice of action Pick: no values at n = 2\n"
+                                          "trace to the state where it happened (1 steps), then the choice of action "
+                                          "Pick threw:\n"));
+}
+

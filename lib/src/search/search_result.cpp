@@ -170,7 +170,7 @@ void SearchState::fail_with_error(Location at, const std::string& message, const
                                     ? *tid
                                     : TraceBuilder(ops, visited.get(), exact.get()).concrete_failing(concrete.data(), *tid, message);
     if (result.error->where != "replay")
-      result.error->where = taken == constraint_tid ? "the constraint" : "action " + transition_label(ops.describe(ops.model, concrete.empty() ? nullptr : concrete.data(), taken));
+      result.error->where = taken == constraint_tid ? "the constraint" : failing_part(ops, concrete.empty() ? nullptr : concrete.data(), taken);
   }
   if (result.error && result.error->where != "replay") result.error->trace = std::move(steps);
 }

@@ -239,6 +239,9 @@ class Model {
         const std::size_t produced = w.end_state();
         w.generated += produced + pruned;
         if (produced + pruned == 0) note_dead_end(me, s, rank, w);
+      } catch (const choice_failure& e) {  // `current` is still the transition before that choice's
+        w.discard_state();
+        w.error(rank, e.tid, e.what());
       } catch (const std::exception& e) {
         w.discard_state();
         w.error(rank, current, e.what());

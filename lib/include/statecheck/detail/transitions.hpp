@@ -27,6 +27,27 @@
 
 namespace statecheck::detail {
 
+/// What a choice's enumerator threw (or its having more witnesses than its
+/// bound), with the first transition id of the parameter combination whose
+/// values it was enumerating: the expansion blames that action, not the one
+/// before it (or "the constraint" when it is the first). what() is what the
+/// enumerator's exception said.
+struct choice_failure : std::runtime_error {
+  choice_failure(std::uint32_t first_tid, const std::string& what) : std::runtime_error(what), tid(first_tid) {}
+  std::uint32_t tid;
+};
+
+/// Rethrows the exception in flight as a choice_failure of `first_tid` (cold).
+[[noreturn, gnu::cold, gnu::noinline]] inline void rethrow_as_choice_failure(std::uint32_t first_tid) {
+  try {
+    throw;
+  } catch (const std::exception& e) {
+    throw choice_failure(first_tid, e.what());
+  } catch (...) {
+    throw choice_failure(first_tid, non_std_exception);
+  }
+}
+
 template <class Guard, class Effect, class Choice, class... P>
 std::size_t combination_count(const action_t<Guard, Effect, Choice, P...>& a) {
   if (!a.present) return 0;
@@ -225,11 +246,19 @@ class TransitionTable {
       auto call = [&](const auto&... vs) {
         const std::uint32_t first = tid;
         std::uint32_t witness = 0;
+        bool stepping = false;  // inside f: a throw there is the guard's or the effect's, not the choice's
         auto chosen = [&](const auto& v) {
           if (witness == bound) throw std::length_error(too_many_witnesses(a, bound));
+          stepping = true;
           f(first + witness++, a, vs..., v);
+          stepping = false;
         };
-        action_choice<A, State>::traits::enumerate(a.choice, s, chosen, vs...);
+        try {
+          action_choice<A, State>::traits::enumerate(a.choice, s, chosen, vs...);
+        } catch (...) {
+          if (!stepping) rethrow_as_choice_failure(first);
+          throw;
+        }
         tid = first + bound;
       };
       for_each_combination(a.params, call);
