@@ -100,3 +100,14 @@ TEST_CASE("spec faults: check names the action whose choice enumerator threw", "
                                           "Pick threw:\n"));
 }
 
+// Issue 43 item 16f: replay blamed the step's action for a tlc_constraint that threw.
+TEST_CASE("spec faults: replay names a tlc_constraint that throws, not the step's action", "[hostile][spec-faults][replay]") {
+  const test::TempDir dir("spec-faults");
+  const std::string trace = dir.sub("t.json");
+  REQUIRE(test::run(choice, "check tlc-constraint-throws --format json > " + trace).code == 1);  // BelowFour, 4 steps
+  const test::Run r = test::run(choice, "replay tlc-constraint-throws " + trace + " --set at=2");
+  INFO(r.out);
+  REQUIRE(r.code == 3);
+  REQUIRE_THAT(r.out, Catch::Contains("then the constraint threw:\n"));
+  REQUIRE_THAT(r.out, Catch::EndsWith("\nerror: spec error at step 3 in the constraint: tlc_constraint threw at n = 2\n"));
+}

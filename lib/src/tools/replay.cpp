@@ -174,9 +174,19 @@ std::optional<OwnedState> match_initial(const ModelView& view, const SavedStep& 
   return std::nullopt;
 }
 
+/// Whether `s` may be expanded, with `where` naming the constraint while it
+/// runs: a throw there is the constraint's, not the step's.
+bool expandable(const ModelView& view, const OwnedState& s, std::string& where) {
+  const std::string was = std::move(where);
+  where = "the constraint";
+  const bool inside = view.expandable(s);
+  where = was;
+  return inside;
+}
+
 /// Step i > 0: an enabled transition of the spec leading to the recorded state.
 std::optional<OwnedState> take_step(const ModelView& view, const OwnedState& from, const SavedStep& step, std::size_t i,
-                                    ReplayResult& r) {
+                                    ReplayResult& r, std::string& where) {
   const auto differs = [&](const std::string& why) {
     r.verdict = ReplayResult::Verdict::differs;
     r.step = i;
@@ -191,7 +201,7 @@ std::optional<OwnedState> take_step(const ModelView& view, const OwnedState& fro
   for (const auto& [name, value] : described.params) params[name] = value_json(value);
   if (std::string d = first_difference(params, ordered_json::parse(step.params_json), "", "parameter list"); !d.empty())
     return differs("records other parameters than its label names: " + d);
-  if (!view.expandable(from)) return differs("is not taken: the state before it is outside the spec's constraint");
+  if (!expandable(view, from, where)) return differs("is not taken: the state before it is outside the spec's constraint");
   std::optional<OwnedState> next = view.successor(from, *tid);
   if (!next) return differs("is not enabled in the state before it");
   if (std::string d = state_difference(view, *next, step.state_json); !d.empty())
@@ -207,7 +217,8 @@ void spec_threw(ReplayResult& r, std::size_t i, const std::string& where, const 
 }
 
 /// The recorded property must fail again in the last state.
-void check_property(const ModelView& view, const SavedTrace& saved, const OwnedState& last, ReplayResult& r) {
+void check_property(const ModelView& view, const SavedTrace& saved, const OwnedState& last, ReplayResult& r,
+                    std::string& where) {
   const std::size_t length = saved.steps.size() - 1;
   const std::string at = " in the last state (step " + std::to_string(length) + ")";
   r.verdict = ReplayResult::Verdict::differs;
@@ -217,7 +228,7 @@ void check_property(const ModelView& view, const SavedTrace& saved, const OwnedS
     const std::string none = timelock ? "no timelock" : "no deadlock";
     const std::vector<std::uint32_t> enabled = view.enabled(last);
     const std::string blocking = view.blocking_deadline(last);
-    if (!view.expandable(last)) r.message = none + at + ": it is outside the spec's constraint";
+    if (!expandable(view, last, where)) r.message = none + at + ": it is outside the spec's constraint";
     else if (!enabled.empty()) r.message = none + at + ": " + view.label(enabled.front(), last) + " is enabled";
     else if (timelock && blocking != saved.property)
       r.message = none + at + ": " + (blocking.empty() ? "no deadline keeps time from passing"
@@ -259,7 +270,7 @@ ReplayResult replay(const ModelView& view, const SavedTrace& saved) {
     r.trace.push_back({"", "", {}, view.value(*current), "", ""});
     for (i = 1; i < saved.steps.size(); ++i) {
       where = "action " + clipped(saved.steps[i].label);
-      std::optional<OwnedState> next = take_step(view, *current, saved.steps[i], i, r);
+      std::optional<OwnedState> next = take_step(view, *current, saved.steps[i], i, r, where);
       if (!next) return r;
       r.trace.push_back(view.trace_step(*view.find_label(saved.steps[i].label, *current), *current, *next));
       current = std::move(next);
@@ -268,7 +279,7 @@ ReplayResult replay(const ModelView& view, const SavedTrace& saved) {
     where = saved.kind == Violation::Kind::deadlock   ? "the deadlock check"
             : saved.kind == Violation::Kind::timelock ? "deadline " + saved.property
                                                       : "invariant " + saved.property;
-    check_property(view, saved, *current, r);
+    check_property(view, saved, *current, r, where);
   } catch (const std::exception& e) {
     spec_threw(r, i, where, e.what());
   } catch (...) {
