@@ -282,3 +282,26 @@ TEST_CASE("a --checkpoint DIR that cannot be created is refused at start, exit 2
   CHECK(sh(bin + " check die-hard --checkpoint " + dir.sub("new")).code == 1);
   CHECK(!fs::exists(dir.sub("new")));
 }
+
+// Issue 43 item 13c: `view t.json -o t.json` and `replay t.json --emit-test t.json` replaced the
+// trace they read. The same file by another name (./t.json, a symbolic link) is the same file.
+TEST_CASE("view -o and replay --emit-test naming their input are refused at start, exit 2", "[hostile][files][paths]") {
+  const std::string throws = hostile::fixture("throws");
+  const test::TempDir dir("hostile");
+  REQUIRE(sh(throws + " --set limit=4 --format json > " + dir.sub("t.json")).code == 1);
+  const std::string before = test::read_text(dir.sub("t.json"));
+  fs::create_symlink("t.json", dir.sub("link.json"));
+  for (const std::string& out : std::vector<std::string>{"t.json", "./t.json", "link.json", dir.sub("t.json")})
+    for (const std::string command : {"view t.json -o", "replay t.json --emit-test"}) {
+      INFO(command << " " << out);
+      const auto r = sh("cd " + dir.path + " && " + throws + " " + command + " " + out);
+      CHECK(r.code == 2);
+      CHECK(r.out.empty());
+      const std::string flag = command.substr(command.rfind(' ') + 1);
+      CHECK(r.err == "statecheck: error: " + flag + " " + out + " is the input file; write to another file\n");
+      CHECK(test::read_text(dir.sub("t.json")) == before);
+      CHECK(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()) == 2);  // no temporary file left
+    }
+  // Another file is still written.
+  CHECK(sh("cd " + dir.path + " && " + throws + " view t.json -o page.html").code == 0);
+}

@@ -56,23 +56,14 @@ struct GraphOutput {
   std::string problem;  // spec code threw while exploring
 };
 
-/// A directory the run may write into: an existing one, or (`may_create`) a
-/// new name in an existing directory. Nothing is created here.
-/// Whether two paths name one file (./t.html and t.html; a link and its target), existing or not yet.
-bool same_file(const std::string& a, const std::string& b) {
-  std::error_code ec;
-  if (std::filesystem::equivalent(a, b, ec)) return true;
-  const auto ca = std::filesystem::weakly_canonical(std::filesystem::absolute(a), ec);
-  const auto cb = std::filesystem::weakly_canonical(std::filesystem::absolute(b), ec);
-  return !ec && ca == cb;
-}
-
 /// The directory `dir` would be created in.
 std::string parent_of(const std::string& dir) {
   const std::size_t slash = dir.find_last_of('/');
   return slash == std::string::npos ? "." : slash == 0 ? "/" : dir.substr(0, slash);
 }
 
+/// A directory the run may write into: an existing one, or (`may_create`) a
+/// new name in an existing directory. Nothing is created here.
 void require_directory(const std::string& dir, const std::string& flag, bool may_create) {
   struct stat st {};
   if (stat(dir.c_str(), &st) == 0) {

@@ -151,4 +151,16 @@ void AtomicFile::commit() {
   temp_.clear();
 }
 
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  if (std::filesystem::equivalent(a, b, ec)) return true;  // st_dev and st_ino
+  const auto ca = std::filesystem::weakly_canonical(std::filesystem::absolute(a), ec);
+  const auto cb = std::filesystem::weakly_canonical(std::filesystem::absolute(b), ec);
+  return !ec && ca == cb;
+}
+
+void refuse_input_as_output(const std::string& flag, const std::string& output, const std::string& input) {
+  if (same_file(output, input)) throw config_error(flag + " " + output + " is the input file; write to another file");
+}
+
 }  // namespace statecheck::cli

@@ -23,6 +23,16 @@ void guard_standard_streams();
 /// error line ("cannot write standard output: ...").
 std::string standard_output_problem();
 
+/// Whether two paths name one file: the same device and inode (./t.json and
+/// t.json, a link and its target), or for a file not there yet the same
+/// canonical path.
+bool same_file(const std::string& a, const std::string& b);
+
+/// config_error "FLAG OUTPUT is the input file; write to another file" when
+/// the output names the file the command reads: its AtomicFile would replace
+/// the input (view -o, replay --emit-test). Call before anything is written.
+void refuse_input_as_output(const std::string& flag, const std::string& output, const std::string& input);
+
 /// A file written through a temporary file in the same directory and renamed
 /// over `path` by commit(): an existing file is replaced only by a complete
 /// new one. A path that exists and is not a regular file (a device, a FIFO)

@@ -100,7 +100,10 @@ int run_replay(ReplayArgs a) {
                        "'; give the trace alone: '" + invocation("replay", own) + " FILE'");
   const SpecEntry& entry = find_spec(a.spec);  // the first argument is reported first
   std::optional<AtomicFile> test_file;  // created now, so that a bad path is refused before the replay
-  if (!a.emit_test.empty()) test_file.emplace(a.emit_test, "--emit-test file");
+  if (!a.emit_test.empty()) {
+    refuse_input_as_output("--emit-test", a.emit_test, a.path);
+    test_file.emplace(a.emit_test, "--emit-test file");
+  }
   const std::string text = read_trace_file(a.path);
   detail::SavedTrace saved;
   try {

@@ -20,6 +20,7 @@ struct ViewArgs {
 };
 
 int run_view(const ViewArgs& a) {
+  refuse_input_as_output("-o", a.output, a.path);
   AtomicFile page(a.output, "-o file");  // a bad path is refused before reading anything
   const std::string text = read_trace_file(a.path);
   try {
