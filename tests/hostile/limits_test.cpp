@@ -89,6 +89,11 @@ TEST_CASE("engine: 2^32 initial combinations or transition ids are refused, neve
   require_one_line(test::run(ranges, "check --set hi=65535 --set whi=65535"), 2,
                    "spec 'engine-ranges': action 'Step' has 4294967296 parameter combinations; a spec may have at "
                    "most 2147483648 transitions (actions x parameter combinations) in all: narrow its parameters");
+  // Issue 43 item 16d: Step alone is at the limit (65,536 x 32,768 ids), Tick's one id passes it;
+  // Tick was named ("action 'Tick' has 1 parameter combinations"), when Step is the one to narrow.
+  require_one_line(test::run(ranges, "check --set hi=65535 --set whi=32767"), 2,
+                   "spec 'engine-ranges': its actions have 2147483649 transitions in all (Step 2147483648, Tick 1), "
+                   "more than the 2147483648 a spec may have: narrow the parameters of action 'Step'");
   // A large but legal product is enumerated (65,536 x 2 Step ids).
   const test::Run r = test::run(ranges, "check --set hi=65535 --set whi=1 -q");
   INFO(r.out);

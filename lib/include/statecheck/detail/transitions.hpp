@@ -234,8 +234,31 @@ class TransitionTable {
                            "' has bound 0; give the most values it may offer in one state");
     }
     per_combination_.back() = per;
-    const std::uint64_t combos = checked_combinations(spec_->name, a.full_name(), a.params, (max_enumerated - total_) / per);
+    // Beyond the limit alone, the action is named by checked_combinations; within it, the actions
+    // together may still pass it, and the largest is the one to narrow (not this one, the last).
+    const std::uint64_t combos = checked_combinations(spec_->name, a.full_name(), a.params, max_enumerated / per);
+    if (combos * per > max_enumerated - total_) throw config_error(too_many_transitions(combos * per));
     total_ += static_cast<std::uint32_t>(combos * per);
+  }
+
+  /// The refusal of actions whose transitions together pass max_enumerated, the
+  /// last of them (`last` ids) just added to names_ and offsets_ (cold).
+  [[gnu::noinline]] std::string too_many_transitions(std::uint64_t last) const {
+    std::string list;
+    std::uint64_t most = 0;
+    std::size_t largest = 0;
+    for (std::size_t i = 0; i < names_.size(); ++i) {
+      const std::uint64_t ids = i + 1 < offsets_.size() ? offsets_[i + 1] - offsets_[i] : last;
+      if (ids == 0) continue;  // left out with when()
+      list += (list.empty() ? "" : ", ") + names_[i] + " " + std::to_string(ids);
+      if (ids > most) {
+        most = ids;
+        largest = i;
+      }
+    }
+    return "spec '" + std::string(spec_->name) + "': its actions have " + std::to_string(total_ + last) +
+           " transitions in all (" + list + "), more than the " + std::to_string(max_enumerated) +
+           " a spec may have: narrow the parameters of action '" + names_[largest] + "'";
   }
 
   template <class A, class F>
