@@ -21,11 +21,13 @@ timeout, and fails if any differs:
              sends it) a progress line into the search: statecheck's clean
              stop, and exit 3 where bare mpirun exits 1;
   grace      an mpirun that said a process died but does not end: ended after
-             STATECHECK_MPIRUN_GRACE seconds, exit 3 (and --help is the launcher's).
+             STATECHECK_MPIRUN_GRACE seconds, exit 3 (and --help is the launcher's);
+             a grace that is not a number of seconds: one line, exit 2.
 """
 import concurrent.futures
 import os
 import pathlib
+import re
 import signal
 import subprocess
 import sys
@@ -145,8 +147,12 @@ def death(launch, d):
     problems = [] if killed else ["no progress line, or process 1 not found: nothing was killed"]
     if p.returncode != 3:
         problems.append(f"exit {p.returncode}")
-    if len(said) != 1 or not seen[-1].startswith(said[0]) or "process 1 of the check" not in said[0] or \
-            "signal 9 (Killed)" not in said[0] or "--resume" not in said[0]:
+    # The whole line: the launcher's name where mpirun is meant (once it printed the signal's bytes, b'Killed').
+    line = re.compile(r"statecheck: error: process 1 of the check \(on \S+\) died on signal 9 \(Killed\) and "
+                      + re.escape(os.path.basename(os.environ["STATECHECK_MPIRUN"])) + " ended the others; "
+                      "the run is lost: run it again, or continue from its last --checkpoint DIR with --resume DIR "
+                      "and as many processes")
+    if len(said) != 1 or not seen[-1].startswith(said[0]) or not line.fullmatch(said[0]):
         problems.append(f"error lines: {said}; last line: {seen[-1:] if seen else None}")
     return case(f"death (killed after {time.monotonic() - started:.1f} s)", problems)
 
@@ -218,9 +224,15 @@ def grace(launcher, d):
     helped = bounded([launcher, "--help"], env=env)  # its own help, not mpirun's
     if helped is None or helped.returncode != 0 or not helped.stdout.startswith("statecheck-mpirun: mpirun for"):
         problems.append(f"--help: {helped}")
-    if len(said) != 1 or "process 2 of the check (on n3) died on signal 6 (Aborted)" not in said[0] or \
-            "did not end the job within 1 s" not in said[0]:
+    if len(said) != 1 or ("process 2 of the check (on n3) died on signal 6 (Aborted) and mpirun did not end "
+                          "the job within 1 s and was ended;") not in said[0]:
         problems.append(f"error lines: {said}")
+    # A grace that is not a number of seconds: one line, exit 2, before mpirun starts (once a traceback).
+    for text in ("abc", "-1", "nan"):
+        bad = bounded([launcher, "-np", "3", "statecheck"], env=dict(env, STATECHECK_MPIRUN_GRACE=text))
+        want = f"statecheck: error: STATECHECK_MPIRUN_GRACE={text} is not a number of seconds; give e.g. 30\n"
+        if bad is None or bad.returncode != 2 or bad.stderr != want or bad.stdout:
+            problems.append(f"STATECHECK_MPIRUN_GRACE={text}: {bad}")
     return case("grace", problems)
 
 
