@@ -20,6 +20,10 @@ timeout, and fails if any differs:
   interrupt  Ctrl-C (SIGINT to the launcher's process group, as a terminal
              sends it) a progress line into the search: statecheck's clean
              stop, and exit 3 where bare mpirun exits 1;
+  interrupt the launcher's pid
+             SIGINT to the launcher alone: passed on to mpirun, so the
+             processes save --checkpoint, exit 3; the resumed run ends with an
+             uninterrupted run's distinct count;
   grace      an mpirun that said a process died but does not end: ended after
              STATECHECK_MPIRUN_GRACE seconds, exit 3 (and --help is the launcher's);
              a grace that is not a number of seconds: one line, exit 2.
@@ -158,8 +162,9 @@ def death(launch, d):
 
 
 def interrupt(launch):
-    # As a terminal's Ctrl-C: SIGINT to the launcher's process group (the launcher and mpirun, not
-    # mpirun's processes), a progress line into the search (the run of `death`, minutes long).
+    # As a terminal's Ctrl-C: SIGINT to the launcher's process group (the launcher only: mpirun runs
+    # in a session of its own and gets it from the launcher, once), a progress line into the search
+    # (the run of `death`, minutes long).
     command = launch(2) + ["check", "two-phase", "--set", "rms=9", "--progress", "0.2"]
     p = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     watchdog = threading.Timer(TIMEOUT, kill_tree, [p])
@@ -174,6 +179,37 @@ def interrupt(launch):
     if "stopped: interrupted" not in out:
         problems.append(f"output: {out[:300]!r}")
     return case("interrupt", problems)
+
+
+def interrupt_launcher(launch, binary, d):
+    # SIGINT to the launcher's own pid (kill -INT PID: a script, a batch system), not to its group:
+    # once swallowed (the run went on to "ok", exit 0, no checkpoint). Passed on to mpirun, it stops
+    # the processes, which save --checkpoint, exit 3; resumed, the run ends with an uninterrupted run's count.
+    args = ["check", "two-phase", "--set", "rms=8"]  # 12 s as 2 processes beside a build, 1 s alone
+    saved = os.path.join(d, "saved")
+    p = subprocess.Popen(launch(2) + args + ["--checkpoint", saved, "--progress", "0.2"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, start_new_session=True)
+    watchdog = threading.Timer(TIMEOUT, kill_tree, [p])
+    watchdog.start()
+    sent = False
+    for line in p.stderr:
+        if " distinct " in line:
+            os.kill(p.pid, signal.SIGINT)
+            sent = True
+            break
+    out, err = p.communicate()
+    watchdog.cancel()
+    problems = [] if sent and p.returncode == 3 else [f"exit {p.returncode} (SIGINT sent: {sent})"]
+    parts = [pathlib.Path(saved, f"process-{r}-of-2", "checkpoint.sckp") for r in (0, 1)]
+    if "stopped: interrupted" not in out or "checkpoint written to" not in out + err or not all(x.exists() for x in parts):
+        problems.append(f"no checkpoint: {out[-300:]!r} {err[-300:]!r}")
+        return case("interrupt the launcher's pid", problems)
+    code, resumed, _ = run(launch(2) + args + ["--resume", saved, "--format", "json"])
+    _, alone, _ = run([binary] + args + ["--format", "json"])
+    if code != 0 or not resumed.get("resumed_from_level") or resumed["stats"]["distinct"] != alone["stats"]["distinct"]:
+        problems.append(f"resumed: exit {code}, from level {resumed.get('resumed_from_level')}, "
+                        f"{resumed['stats']['distinct']} distinct, {alone['stats']['distinct']} uninterrupted")
+    return case("interrupt the launcher's pid", problems)
 
 
 def abort(launch, binary, d, fault, args, words):
@@ -266,6 +302,8 @@ def main():
     # take longer to stop than mpirun waits before it kills them, and the summary was lost (stdout
     # empty, exit 3) in about one run in four, with the binaries of this and the previous stop alike.
     ok = interrupt(launch) and ok
+    with tempfile.TemporaryDirectory() as d:
+        ok = interrupt_launcher(launch, binary, d) and ok
     sys.exit(0 if ok else 1)
 
 
