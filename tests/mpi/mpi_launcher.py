@@ -25,7 +25,8 @@ timeout, and fails if any differs:
              processes save --checkpoint, exit 3; the resumed run ends with an
              uninterrupted run's distinct count;
   grace      an mpirun that said a process died but does not end: ended after
-             STATECHECK_MPIRUN_GRACE seconds, exit 3 (and --help is the launcher's);
+             STATECHECK_MPIRUN_GRACE seconds, exit 3 (and --help is the launcher's,
+             with both usage forms);
              a grace that is not a number of seconds: one line, exit 2.
 """
 import concurrent.futures
@@ -258,7 +259,13 @@ def grace(launcher, d):
     said = errors(done.stderr)
     problems = [] if done.returncode == 3 and seconds < 10 else [f"exit {done.returncode} after {seconds:.1f} s"]
     helped = bounded([launcher, "--help"], env=env)  # its own help, not mpirun's
-    if helped is None or helped.returncode != 0 or not helped.stdout.startswith("statecheck-mpirun: mpirun for"):
+    # Both forms: a one-spec checker (statecheck_add_checker) takes no `check SPEC` (once the only form shown).
+    usage = ("statecheck-mpirun: mpirun for a statecheck check, with statecheck's exit codes.\n\n"
+             "usage: statecheck-mpirun [MPIRUN OPTIONS] CHECKER check SPEC [OPTIONS]\n"
+             "       statecheck-mpirun [MPIRUN OPTIONS] ONE-SPEC-CHECKER [OPTIONS]\n"
+             "       CHECKER is the statecheck binary (or another with several specs); a\n"
+             "       ONE-SPEC-CHECKER, built with statecheck_add_checker, takes no `check SPEC`.\n")
+    if helped is None or helped.returncode != 0 or not helped.stdout.startswith(usage):
         problems.append(f"--help: {helped}")
     if len(said) != 1 or ("process 2 of the check (on n3) died on signal 6 (Aborted) and mpirun did not end "
                           "the job within 1 s and was ended;") not in said[0]:
