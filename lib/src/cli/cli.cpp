@@ -122,8 +122,7 @@ int run_cli(int argc, char** argv) {
     for (const cli::Command& c : commands)
       if (c.app->parsed()) command = c.app;
     const std::string program = std::filesystem::path(argv[0]).filename().string();
-    std::cerr << "statecheck: error: " << usage_message(e, app, command, program) << "\n";
-    return exit_usage;
+    throw config_error(usage_message(e, app, command, program));  // said as any other, exit 2
   }
   for (const cli::Command& c : commands)
     if (c.app->parsed()) {
@@ -146,21 +145,39 @@ int checked_exit(int code) {
   return exit_error;
 }
 
-int run_guarded(int argc, char** argv) {
+int run_guarded(int argc, char** argv, std::string& refused) {
   // Across processes, a failure in one would leave the others waiting for it: it ends them all
-  // (detail::abort_processes), saying which process failed. A configuration error is the same in
-  // every process (same command line), which all return.
+  // (detail::abort_processes), saying which process failed. A configuration error returns: when
+  // the processes were started alike it is every process's, else agree_at_exit says who differs.
   try {
     return run_cli(argc, argv);
   } catch (const run_error& e) {
     return detail::abort_processes(exit_error, std::string("statecheck: error: ") + e.what());
   } catch (const config_error& e) {
+    refused = e.what();
     std::cerr << "statecheck: error: " << e.what() << "\n";
     return exit_usage;
   } catch (const std::bad_alloc&) {
     return detail::abort_processes(exit_error, "statecheck: error: out of memory; lower --memory or check a smaller configuration");
   } catch (const std::exception& e) {
     return detail::abort_processes(exit_error, std::string("statecheck: internal error: ") + e.what());
+  }
+}
+
+/// Across processes, one that ended before its search (say, refusing an --invariant only it was
+/// given) still meets the others where they compare what they were started with (the search's
+/// first collective call): alone in MPI_Finalize it would leave them waiting for ever.
+int agree_at_exit(int code, const std::string& refused) {
+  if (detail::launched_processes() <= 1 || detail::agreed_on_start()) return code;
+  try {
+    const std::unique_ptr<detail::Exchange> net = detail::join_processes();
+    if (!net) return code;
+    const std::string line = detail::agree_on_start(*net, {{}, true, refused});
+    if (line.empty() || code != 0) return code;  // its own error, already said, is the answer
+    std::cerr << "statecheck: error: " << line << "\n";
+    return exit_usage;
+  } catch (const std::exception& e) {  // a process lost meanwhile: mpirun ends the job
+    return detail::abort_processes(exit_error, std::string("statecheck: error: ") + e.what());
   }
 }
 
@@ -172,7 +189,9 @@ int cli_main(int argc, char** argv) {
   // leave temporary files; ignored, the write fails with EFBIG and its writer reports it.
   std::signal(SIGXFSZ, SIG_IGN);
   cli::guard_standard_streams();
-  return processes.exit_code(checked_exit(run_guarded(argc, argv)));
+  std::string refused;  // the configuration error this process ended with
+  const int code = run_guarded(argc, argv, refused);
+  return processes.exit_code(checked_exit(agree_at_exit(code, refused)));
 }
 
 }  // namespace statecheck

@@ -79,6 +79,27 @@ void agree_on_config_error(Exchange* net, F&& f) {
 /// null for a single process.
 std::unique_ptr<Exchange> join_processes();
 
+/// What one process was started with, compared with process 0's before the
+/// first collective call that depends on it (a process told other things would
+/// send other sizes: MPI_ERR_TRUNCATE, a hang or a wrong answer). Either the
+/// items of a search about to start (the spec first, its constants, the options
+/// that change the search, the binary last: each as the command line would say
+/// it; when the spec differs only it and the binary are named), or
+/// the error that ended this process before its search (its line; "" for none).
+/// Separates the parts of one item (a spec's constants: one part each); a mismatch names the parts that differ.
+inline constexpr char start_item_part = '\x1f';
+struct StartedWith {
+  std::vector<std::string> items;
+  bool ended = false;
+  std::string error;
+};
+/// Every process's StartedWith against process 0's, once per run (a collective
+/// call): "" when all agree, else the one line that names the first process
+/// that differs and how (process 0's own error when it ended before its search).
+std::string agree_on_start(Exchange& net, const StartedWith& mine);
+/// Whether this process took part in agree_on_start.
+bool agreed_on_start();
+
 /// Refuses (config_error) a launch as several processes that cannot work:
 /// a statecheck built without MPI, or a command other than check.
 void check_launch(bool is_check);

@@ -87,6 +87,7 @@ SearchState::SearchState(const ModelOps& model_ops, const CheckOptions& opts)
   for (const std::string& name : ops.action_names) result.stats.actions.push_back({name, 0, 0});
   result.stats.transition_new.assign(ops.transitions, 0);
   net = join_processes();
+  if (net) agree_with_processes();  // before any collective call that the arguments shape
   place_checkpoints();
   if (net) {
     // The fewest-switch pass reads a whole level: one process's. A violation's report says so (search_result.cpp).

@@ -189,6 +189,10 @@ class SearchState {
   bool stop_checkpointed = false;   // checkpoint_on_stop wrote one
 
   std::unique_ptr<Exchange> net;  // null for one process
+  /// The spec, constants, options and binary of this search, each as a user would name it (start_agreement.cpp).
+  std::vector<std::string> started_with() const;
+  /// Refuses (config_error, on every process) a search whose processes were started with other arguments.
+  void agree_with_processes();
   std::vector<std::uint64_t> frontier_ranks;  // global ranks of this process's frontier states (ascending)
   std::vector<RankSet> past_ranks;            // per earlier level (1-based level l at l - 1): the same, coded, for traces
   std::vector<std::uint64_t> next_ranks;  // share_level's, for the level being finished
