@@ -105,9 +105,8 @@ TEST_CASE("broken specs: list and --help still work and show them", "[hostile][s
            "    broken: spec 'throws_int' cannot be built with constants (n=2): make_spec threw: an exception that is not "
            "a std::exception\n",
            // Refused by the model, not by make_spec: listed, and the specs after it too (issue 43 item 16).
-           "    broken: spec 'phantom-slots': id_array 'pc' holds "
-           "4 ids (p1..p4) but the parameters and symmetric ranges name 2 (p1..p2), so the other 2 would be real state: "
-           "in init, call statecheck::use_ids<...>(s, 2) for the p ids, or pc.resize(2)\n",
+           "    broken: spec 'bad-range': symmetric<p>(40, 2) must name ids within 0..31: give first >= 0, count >= 0 "
+           "and first + count <= 32\n",
        })
     CHECK(list.out.find(line) != std::string::npos);
   CHECK(list.out.find("fine  a good spec") != std::string::npos);

@@ -93,14 +93,27 @@ class Search : public LevelWriter {
                     " combinations); nothing was checked");
     if (!together_if_shared(!interrupted)) return false;
     if (w.error_rank != Worker::none) {
+      refuse_id_arrays_before_init_error();
       fail_in_init(w.error_rank, w.error_message);
       return false;
     }
     if (table->size() == 0) {
       throw no_initial_state(ops, w.generated);
     }
+    check_initial_state();
     if (net) shared_ = share_level(collect_entries(), true);
     return together_if_shared(finish_level(true));  // a memory stop on one process stops all, as for later levels
+  }
+
+  /// ModelOps::check_initial (id_arrays against the ids the spec names) on the first initial state.
+  void check_initial_state() {
+    OwnedState s(ops.state_size);
+    for (std::uint32_t c = 0; c < ops.init_combinations; ++c)
+      if (ops.make_initial(ops.model, c, s.bytes())) return ops.check_initial(ops.model, s.bytes());
+  }
+  /// After an error in init: an id_array smaller than its symmetric range fails in the renaming.
+  void refuse_id_arrays_before_init_error() {
+    try { check_initial_state(); } catch (const config_error&) { throw; } catch (...) {}  // else: init's own error
   }
 
   /// Orders the states of the level table into the next frontier.

@@ -12,7 +12,6 @@
 #include <type_traits>
 
 #include "statecheck/detail/hash.hpp"
-#include "statecheck/detail/id_array_checks.hpp"
 #include "statecheck/detail/model_cold.hpp"
 #include "statecheck/detail/model_ops.hpp"
 #include "statecheck/detail/search.hpp"
@@ -40,7 +39,6 @@ class Model {
             checked_combinations(spec_.name, "", spec_.init.params, max_enumerated))),
         canon_(checked_symmetry(spec_)) {
     require_unique_names(spec_);
-    check_id_arrays_at_start();
   }
   Model(const Model&) = delete;
   Model& operator=(const Model&) = delete;
@@ -72,6 +70,7 @@ class Model {
     o.expand = &expand<Spec::has_symmetry>;
     o.check = &check;
     o.make_initial = &Cold::make_initial;
+    o.check_initial = &Cold::check_initial;
     o.replay = &Cold::replay;
     o.successors = &Cold::successors;
     o.expandable = &Cold::expandable;
@@ -125,22 +124,6 @@ class Model {
   }
 
   static const Model& self(const void* m) { return *static_cast<const Model*>(m); }
-
-  /// Refuses an id_array of the first initial state that uses ids the spec
-  /// does not name (detail/id_array_checks.hpp). An init that fails or throws
-  /// is left to the search, which reports it with its trace.
-  void check_id_arrays_at_start() const {
-    if (init_combinations_ == 0) return;
-    State first{};
-    bool made = false;
-    try {
-      made = with_combination(spec_.init.params, 0, init_combinations_,
-                              [&](const auto&... vs) { return run_init(spec_.init.fn, first, vs...); });
-    } catch (...) {
-      return;
-    }
-    if (made) check_id_arrays(spec_, first);
-  }
 
   template <bool Symmetric>
   static void initial(const void* m, Worker& w) {

@@ -12,6 +12,7 @@
 #include <new>
 #include <stdexcept>
 
+#include "statecheck/detail/id_array_checks.hpp"
 #include "statecheck/detail/hash.hpp"
 #include "statecheck/detail/model_ops.hpp"
 #include "statecheck/detail/symmetry_types.hpp"
@@ -51,6 +52,10 @@ struct ModelCold {
       return with_combination(me.spec_.init.params, combination, me.init_combinations_,
                               [&](const auto&... vs) { return M::run_init(me.spec_.init.fn, *s, vs...); });
     });
+  }
+
+  static void check_initial(const void* m, const std::byte* state) {
+    check_id_arrays(self(m).spec_, *std::launder(reinterpret_cast<const State*>(state)));
   }
 
   static bool replay(const void* m, std::byte* state, std::uint32_t tid) {

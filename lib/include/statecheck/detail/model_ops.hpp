@@ -121,6 +121,9 @@ struct ModelOps {
   // Cold: traces, replay, simulation, graphs, self-checks. These may throw
   // whatever the spec's code throws.
   bool (*make_initial)(const void* model, std::uint32_t combination, std::byte* out) = nullptr;
+  /// Throws config_error for an initial state whose id_arrays use ids the spec
+  /// does not name (detail/id_array_checks.hpp); run once the initial states are made.
+  void (*check_initial)(const void* model, const std::byte* state) = nullptr;
   /// Applies transition `tid` to `state` in place; false (state untouched) when its guard does not hold.
   bool (*replay)(const void* model, std::byte* state, std::uint32_t tid) = nullptr;
   /// Hands every transition enabled in `state` and its successor to take(sink, ...), in id order,
