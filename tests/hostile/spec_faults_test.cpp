@@ -112,3 +112,19 @@ TEST_CASE("spec faults: replay names a tlc_constraint that throws, not the step'
   REQUIRE_THAT(r.out, Catch::Contains("then the constraint threw:\n"));
   REQUIRE_THAT(r.out, Catch::EndsWith("\nerror: spec error at step 3 in the constraint: tlc_constraint threw at n = 2\n"));
 }
+
+// Issue 43 item 16: simulate blamed "action (none threw again: the spec is not deterministic)" for a
+// choice that offers more values than its bound: stepping one witness never enumerates past the bound.
+TEST_CASE("spec faults: simulate names a choice over its bound as check does", "[hostile][spec-faults]") {
+  const std::string over =
+      "\nerror: spec error in action Pick(by=3): action 'Pick': choice 'by' offers more than 2 values in this state; "
+      "raise its bound in each(\"by\", bound, ...)\ntrace to the state where it happened (";
+  const test::Run walk = test::run(choice, "simulate choice-throws --set over_bound=true --runs 5 --depth 10 --threads 1");
+  INFO(walk.out);
+  REQUIRE(walk.code == 3);
+  REQUIRE_THAT(walk.out, Catch::Contains(over + "2 steps), then action Pick(by=3) threw:\n"));
+  const test::Run check = test::run(choice, "check choice-throws --set over_bound=true --threads 2");
+  INFO(check.out);
+  REQUIRE(check.code == 3);
+  REQUIRE_THAT(check.out, Catch::Contains(over + "1 steps), then action Pick(by=3) threw:\n"));
+}

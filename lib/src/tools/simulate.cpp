@@ -12,6 +12,7 @@
 #include "model/model_view.hpp"
 #include "report/trace_builder.hpp"
 #include "statecheck/detail/search.hpp"
+#include "statecheck/detail/transitions.hpp"
 
 namespace statecheck::detail {
 
@@ -236,6 +237,14 @@ class Simulation {
       } catch (...) {
         return failing_part(view_.ops(), s.bytes(), t);
       }
+    }
+    // Stepping one witness stops a choice's enumeration at it: a choice that
+    // offers more values than its bound throws only when enumerated whole.
+    try {
+      view_.for_each_successor(s, [](std::uint32_t, const std::byte*) {});
+    } catch (const choice_failure& e) {
+      return failing_part(view_.ops(), s.bytes(), e.tid);
+    } catch (...) {
     }
     return "action (none threw again: the spec is not deterministic)";
   }
