@@ -32,6 +32,7 @@ set(STATECHECK_PUBLIC_HEADERS
   statecheck.hpp
   symmetry.hpp
   time.hpp
+  trace.hpp
   trace_walk.hpp
   value.hpp
 )

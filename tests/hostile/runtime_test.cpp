@@ -7,12 +7,14 @@
 
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "fixture.hpp"
 #include "support/files.hpp"
 #include "support/process.hpp"
 #include "support/run_binary.hpp"
 #include "support/sanitized.hpp"
+#include "support/temp_dir.hpp"
 
 namespace {
 
@@ -20,6 +22,7 @@ const std::string blocking = hostile::fixture("phase_blocking");
 const std::string tree = hostile::fixture("tree");
 const std::string huge = hostile::fixture("huge");
 const std::string fanout = hostile::fixture("fanout");
+const std::string long_trace = hostile::fixture("long_trace");
 
 constexpr std::size_t mib = std::size_t{1} << 20;
 
@@ -98,6 +101,25 @@ TEST_CASE("engine: an unbounded spec ends at --max-depth, or at --memory with ex
   REQUIRE(unbounded.code == 3);
   REQUIRE_THAT(unbounded.out, Catch::Contains("stopped: "));
   REQUIRE_THAT(unbounded.out, Catch::Contains("raise --memory"));
+}
+
+// Issue 43 item 16: the program's share of --memory was its resident size at
+// start, which the page cache moves by a few hundred KiB from one run to the
+// next ("less the 15 MiB" / "16 MiB"), so one command stopped at different
+// levels. It is now the size of its code and the memory it touched: one answer.
+TEST_CASE("engine: a --memory stop is the same for every run of one command", "[hostile]") {
+  std::string first;
+  for (int run = 0; run < 6; ++run) {
+    const test::Finished c = test::run_to_end(tree, "check -q --memory 40M --threads 2");
+    INFO("run " << run << ": " << c.out);
+    REQUIRE(c.code == 3);
+    const std::size_t at = c.out.find("stopped: ");
+    REQUIRE(at != std::string::npos);
+    const std::string stop = c.out.substr(at, c.out.find('\n', at) - at);
+    if (run == 0) first = stop;
+    REQUIRE(stop == first);
+  }
+  REQUIRE_THAT(first, Catch::StartsWith("stopped: expanding level "));
 }
 
 TEST_CASE("engine: --memory bounds the peak RSS of the whole process", "[hostile]") {
@@ -181,4 +203,31 @@ TEST_CASE("engine: --coverage of a million parameter values is linear", "[hostil
   const std::string last = "v=" + std::to_string(values - 1);
   REQUIRE_THAT(c.out, Catch::Contains("\n    v=0" + std::string(15 + last.size() - 3, ' ') + "1               1\n"));
   REQUIRE_THAT(c.out, Catch::Contains("\n    " + last + std::string(15, ' ') + "1               0\n"));
+}
+
+// Issue 43 item 15: a 60,000-step counterexample peaked at 70 MiB as text and
+// 137 MiB as JSON under --memory 28M: the whole trace was held as printed
+// values, and the JSON as one tree. It is now walked from its path a step at a
+// time as it is written. (Under 28M the chain's 60,000 levels no longer fit:
+// their records are counted now, and the run stops cleanly; 48M holds them.)
+TEST_CASE("engine: --memory bounds the process while it prints a long counterexample", "[hostile]") {
+  SKIP_PEAK_RSS_IN_SANITIZED_BUILD();
+  const test::TempDir dir("long-trace");
+  for (const std::string& format : std::vector<std::string>{"--format text", "--format json", "--html " + dir.sub("t.html") + " -q"}) {
+    const test::Finished c = test::run_to_end(long_trace, "--set length=60000 --memory 48M --threads 2 " + format);
+    INFO(format << ": peak RSS " << c.peak_rss / mib << " MiB");
+    REQUIRE(c.code == 1);
+    REQUIRE(c.peak_rss <= 48 * mib + 16 * mib);
+    if (format == "--format json") {
+      REQUIRE_THAT(c.out, Catch::Contains("\"length\": 60000,"));
+      REQUIRE_THAT(c.out, Catch::Contains("\"n\": 60000,"));  // the last step's state
+    } else {
+      REQUIRE_THAT(c.out, Catch::Contains("trace (60000 steps):\n"));
+      REQUIRE_THAT(c.out, Catch::Contains("\n  60000: Step\n       n: 59999 -> 60000\n       seen[7]: 59991 -> 59999\n"));
+    }
+  }
+  const test::Finished small = test::run_to_end(long_trace, "--set length=60000 --memory 28M --threads 2 -q");
+  INFO(small.out);
+  REQUIRE(small.code == 3);
+  REQUIRE_THAT(small.out, Catch::Contains("stopped: level 8193 needs 12 MiB beside the trace log, more than --memory 28 MiB"));
 }

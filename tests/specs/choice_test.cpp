@@ -28,7 +28,7 @@ namespace {
 constexpr int ballots = 2;
 constexpr int values = 2;
 
-std::vector<std::string> labels(const std::vector<statecheck::TraceStep>& t) { return test::labels(t); }
+std::vector<std::string> labels(const statecheck::Trace& t) { return test::labels(t); }
 
 }  // namespace
 

@@ -23,9 +23,13 @@ inline statecheck::CheckOptions options(unsigned threads) {
 }
 
 /// Action labels of a trace, initial state excluded.
-inline std::vector<std::string> labels(const std::vector<statecheck::TraceStep>& trace) {
+inline std::vector<std::string> labels(const statecheck::Trace& trace) {
   std::vector<std::string> out;
-  for (std::size_t i = 1; i < trace.size(); ++i) out.push_back(trace[i].label);
+  bool initial = true;
+  trace.for_each([&](const statecheck::TraceStep& step) {
+    if (!initial) out.push_back(step.label);
+    initial = false;
+  });
   return out;
 }
 

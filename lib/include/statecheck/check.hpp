@@ -17,7 +17,9 @@ namespace statecheck {
 template <class Spec>
 CheckResult check(const Spec& spec, const CheckOptions& options = {}) {
   const detail::Model<Spec> m(spec);
-  return detail::run_search(m.ops(), options);
+  CheckResult r = detail::run_search(m.ops(), options);
+  materialize_traces(r);  // its traces read `m` until then
+  return r;
 }
 
 }  // namespace statecheck

@@ -33,7 +33,7 @@ std::string value_text(const Value& v);
 std::vector<Field> flatten(const Value& state);
 
 /// The trace: the full first state, then per step only the fields that changed.
-void print_trace(std::ostream& out, const std::vector<TraceStep>& trace);
+void print_trace(std::ostream& out, const Trace& trace);
 /// Everything a person needs: verdict, trace, statistics, coverage, warnings.
 void print_text(std::ostream& out, const CheckResult& r, const RunInfo& info, bool quiet);
 /// The JSON document of `--format json` (docs/trace-format.md): these two

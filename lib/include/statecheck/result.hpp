@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "statecheck/trace.hpp"
 #include "statecheck/value.hpp"
 
 namespace statecheck {
@@ -75,32 +76,12 @@ struct CheckOptions {
   TracePolicy trace = TracePolicy::fewest_switches;
 };
 
-/// One step of a trace: the transition taken (none for the initial state) and
-/// the state it led to.
-struct TraceStep {
-  std::string label;   // "Decommission(om=2)"; empty for the initial state
-  std::string action;  // "Decommission"
-  std::vector<std::pair<std::string, Value>> params;
-  Value state;
-  std::string actor;   // the parameter naming who acts ("" when none): ModelOps::action_actors
-  std::string target;  // the parameter naming whom the step reaches ("" when none): ModelOps::action_targets
-  std::int64_t delay_ms = 0;  // a timed spec's time step: the time it lets pass (its label is "+30 s")
-};
-
-/// A timed trace's time at each step: the delays of the time steps summed, in ms.
-inline std::vector<std::int64_t> trace_times(const std::vector<TraceStep>& trace) {
-  std::vector<std::int64_t> times;
-  std::int64_t now = 0;
-  for (const TraceStep& step : trace) times.push_back(now += step.delay_ms);
-  return times;
-}
-
 struct Violation {
   /// timelock: a timed spec's state where no action is enabled and a deadline keeps time from passing.
   enum class Kind { invariant, deadlock, goal, timelock };
   Kind kind = Kind::invariant;
   std::string property;          // invariant or goal name; "Deadlock" for a deadlock; a timelock's deadline
-  std::vector<TraceStep> trace;  // empty for an unreached goal
+  Trace trace;  // empty for an unreached goal
   std::size_t length() const { return trace.empty() ? 0 : trace.size() - 1; }
 };
 
@@ -108,7 +89,7 @@ struct Violation {
 struct SpecError {
   std::string message;
   std::string where;             // "action Decommission(om=2)", "invariant X", "init"
-  std::vector<TraceStep> trace;  // to the state where it happened
+  Trace trace;  // to the state where it happened
 };
 
 struct ActionStats {
@@ -206,5 +187,10 @@ struct CheckResult {
   /// "fewest-switches" or "first-found" (CheckOptions::trace); "" without one.
   std::string trace_policy;
 };
+
+/// Keeps the result's traces as steps (Trace::materialize), so that it no
+/// longer reads the model of its spec: statecheck::check and check_entry
+/// return results that stand alone.
+void materialize_traces(CheckResult& r);
 
 }  // namespace statecheck

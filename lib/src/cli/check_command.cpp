@@ -103,6 +103,26 @@ void refuse_overwrite(const CheckArgs& a) {
                      a.checkpoint + ", or give --overwrite-checkpoint to replace it");
 }
 
+/// The check's report on stdout, in the format asked for, with the coverage
+/// and the graph's line when they were made.
+void print_report(const CheckArgs& a, const CheckResult& r, const RunInfo& info,
+                  const std::optional<detail::Coverage>& coverage, const std::optional<GraphOutput>& graph) {
+  if (a.spec.format == "json") {
+    nlohmann::ordered_json doc = detail::check_document(r, info, true);
+    if (coverage) doc["coverage"] = detail::coverage_json(*coverage);
+    if (graph && graph->problem.empty())
+      doc["graph"] = {{"file", a.graph_file}, {"states", graph->states}, {"transitions", graph->transitions}};
+    detail::write_document(doc, r, 2, [](std::string_view part) { std::cout << part; });
+    std::cout << std::endl;
+    return;
+  }
+  print_text(std::cout, r, info, a.spec.quiet);
+  if (coverage) detail::print_coverage(std::cout, *coverage);
+  if (graph && graph->problem.empty())
+    std::cout << "graph: " << graph->states << " states, " << graph->transitions << " transitions written to "
+              << a.graph_file << "\n";
+}
+
 int run_check(const CheckArgs& a) {
   Selected s = select_spec(a.spec);
   CheckOptions& o = s.info.options;
@@ -172,31 +192,22 @@ int run_check(const CheckArgs& a) {
     }
     if (states) *graph = {detail::graph_dot(view, *states, r.violation ? &*r.violation : nullptr),
                           states->states.size(), states->edges.size(), {}};
+    // Written while the model lives: a counterexample is walked step by step
+    // from its path as it is printed, never held whole (statecheck/trace.hpp).
+    if (graph && graph->problem.empty()) {  // else the temporary file goes, and FILE stays as it was
+      graph_file->write(graph->dot);
+      graph_file->commit();
+    }
+    if (html_file) {  // the page is drawn from the same document --format json prints
+      detail::write_trace_page(detail::check_document(r, s.info, true), r,
+                               [&](std::string_view part) { html_file->write(std::string(part)); });
+      html_file->commit();
+    }
+    print_report(a, r, s.info, coverage, graph);
   });
   if (stopped && !checked) {  // the graph's exploration: nothing was checked
     std::cerr << "statecheck: stopped: " << *stopped << "\n";
     return exit_error;
-  }
-  if (graph && graph->problem.empty()) {  // else the temporary file goes, and FILE stays as it was
-    graph_file->write(graph->dot);
-    graph_file->commit();
-  }
-  if (html_file) {  // the page is drawn from the same document --format json prints
-    html_file->write(detail::trace_page(detail::check_document(r, s.info)));
-    html_file->commit();
-  }
-  if (a.spec.format == "json") {
-    nlohmann::ordered_json doc = detail::check_document(r, s.info);
-    if (coverage) doc["coverage"] = detail::coverage_json(*coverage);
-    if (graph && graph->problem.empty())
-      doc["graph"] = {{"file", a.graph_file}, {"states", graph->states}, {"transitions", graph->transitions}};
-    std::cout << detail::json_text(doc) << std::endl;
-  } else {
-    print_text(std::cout, r, s.info, a.spec.quiet);
-    if (coverage) detail::print_coverage(std::cout, *coverage);
-    if (graph && graph->problem.empty())
-      std::cout << "graph: " << graph->states << " states, " << graph->transitions << " transitions written to "
-                << a.graph_file << "\n";
   }
   if (graph && !graph->problem.empty())
     std::cerr << "statecheck: no graph written: spec code threw while exploring it: " << graph->problem << "\n";

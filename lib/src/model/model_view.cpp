@@ -120,16 +120,7 @@ std::string ModelView::label(std::uint32_t tid, const OwnedState& from) const {
 }
 
 TraceStep ModelView::trace_step(std::uint32_t tid, const OwnedState& before, const OwnedState& after) const {
-  const TransitionInfo info = ops_.describe(ops_.model, chooses_[tid] ? before.bytes() : nullptr, tid);
-  TraceStep step;
-  step.label = transition_label(info);
-  step.action = info.action_name;
-  step.params = info.params;
-  step.actor = ops_.action_actors[info.action];
-  step.target = ops_.action_targets[info.action];
-  step.delay_ms = info.delay_ms;
-  step.state = value(after);
-  return step;
+  return detail::trace_step(ops_, tid, before.bytes(), after.bytes());
 }
 
 std::optional<std::uint32_t> ModelView::find_label(const std::string& label, const OwnedState& from) const {

@@ -94,7 +94,10 @@ void check_registration(SpecEntry& e, const std::function<void()>& build) {
 
 CheckResult check_entry(const SpecEntry& e, const std::vector<int>& values, const CheckOptions& options) {
   CheckResult r;
-  e.with_model(values, [&](const detail::ModelOps& ops) { r = detail::run_search(ops, options); });
+  e.with_model(values, [&](const detail::ModelOps& ops) {
+    r = detail::run_search(ops, options);
+    materialize_traces(r);  // its traces read the model until then
+  });
   return r;
 }
 

@@ -11,10 +11,9 @@ namespace {
 
 constexpr std::string_view data_marker = "/*STATECHECK_TRACE_DOCUMENT*/";
 
-/// The document as text that may sit inside <script>: a '<' (only ever inside
-/// a JSON string) becomes \u003c, so no "</script>" in a state ends the block.
-std::string script_safe_json(const nlohmann::ordered_json& doc) {
-  const std::string json = doc.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+/// JSON text that may sit inside <script>: a '<' (only ever inside a JSON
+/// string) becomes \u003c, so no "</script>" in a state ends the block.
+std::string script_safe(std::string_view json) {
   std::string out;
   out.reserve(json.size());
   for (const char c : json) {
@@ -26,11 +25,18 @@ std::string script_safe_json(const nlohmann::ordered_json& doc) {
 
 }  // namespace
 
-std::string trace_page(const nlohmann::ordered_json& doc) {
-  std::string page = trace_page_template();
+void write_trace_page(const nlohmann::ordered_json& doc, const CheckResult& r, const DocumentSink& write) {
+  const std::string_view page = trace_page_template();
   const std::size_t at = page.find(data_marker);
-  if (at == std::string::npos) throw std::logic_error("trace_page.html lost its data marker");
-  page.replace(at, data_marker.size(), script_safe_json(doc));
+  if (at == std::string_view::npos) throw std::logic_error("trace_page.html lost its data marker");
+  write(page.substr(0, at));
+  write_document(doc, r, -1, [&](std::string_view part) { write(script_safe(part)); });
+  write(page.substr(at + data_marker.size()));
+}
+
+std::string trace_page(const nlohmann::ordered_json& doc) {
+  std::string page;
+  write_trace_page(doc, CheckResult{}, [&](std::string_view part) { page += part; });
   return page;
 }
 

@@ -2,6 +2,8 @@
 // docs/trace-format.md and docs/trace-format.schema.json. A change to what is
 // written here is a change to that format: bump trace_format_version when a
 // field is removed, renamed or changes meaning (see the versioning policy).
+#include <algorithm>
+
 #include "statecheck/detail/visited_set.hpp"
 #include "statecheck/report.hpp"
 #include "statecheck/version.hpp"
@@ -38,24 +40,42 @@ ordered_json value_json(const Value& v) {
   return nullptr;
 }
 
-ordered_json trace_json(const std::vector<TraceStep>& trace) {
+namespace {
+
+/// Step `i` of a trace as docs/trace-format.md specifies it; `time_ms` is its
+/// time since the initial state, written when some step of its trace lets time pass.
+ordered_json step_json(const TraceStep& s, std::size_t i, bool timed, std::int64_t time_ms) {
+  ordered_json params = ordered_json::object();
+  for (const auto& [name, value] : s.params) params[name] = value_json(value);
+  ordered_json step = {{"label", i == 0 ? ordered_json(nullptr) : ordered_json(s.label)},
+                       {"action", i == 0 ? ordered_json(nullptr) : ordered_json(s.action)},
+                       {"params", params}};
+  if (i != 0 && !s.actor.empty()) step["actor"] = s.actor;  // optional: the parameter naming who acts
+  if (i != 0 && !s.target.empty()) step["sends_to"] = s.target;  // optional: the parameter naming whom it reaches
+  if (s.delay_ms > 0) step["delay_ms"] = s.delay_ms;  // optional: a time step's delay
+  if (timed) step["time_ms"] = time_ms;               // optional: the time since the initial state
+  step["state"] = value_json(s.state);
+  return step;
+}
+
+/// Calls take(step's JSON) for every step of `trace`, in order.
+template <class F>
+void for_each_step_json(const Trace& trace, F&& take) {
+  bool timed = false;  // some step lets time pass: a walk of its own, one step in memory at a time
+  trace.for_each([&](const TraceStep& s) { timed = timed || s.delay_ms > 0; });
+  std::size_t i = 0;
+  std::int64_t now = 0;
+  trace.for_each([&](const TraceStep& s) {
+    now += s.delay_ms;
+    take(step_json(s, i++, timed, now));
+  });
+}
+
+}  // namespace
+
+ordered_json trace_json(const Trace& trace) {
   ordered_json steps = ordered_json::array();
-  const std::vector<std::int64_t> times = trace_times(trace);
-  const bool timed = times.empty() ? false : times.back() > 0;  // some step let time pass
-  for (std::size_t i = 0; i < trace.size(); ++i) {
-    const TraceStep& s = trace[i];
-    ordered_json params = ordered_json::object();
-    for (const auto& [name, value] : s.params) params[name] = value_json(value);
-    ordered_json step = {{"label", i == 0 ? ordered_json(nullptr) : ordered_json(s.label)},
-                         {"action", i == 0 ? ordered_json(nullptr) : ordered_json(s.action)},
-                         {"params", params}};
-    if (i != 0 && !s.actor.empty()) step["actor"] = s.actor;  // optional: the parameter naming who acts
-    if (i != 0 && !s.target.empty()) step["sends_to"] = s.target;  // optional: the parameter naming whom it reaches
-    if (s.delay_ms > 0) step["delay_ms"] = s.delay_ms;  // optional: a time step's delay
-    if (timed) step["time_ms"] = times[i];              // optional: the time since the initial state
-    step["state"] = value_json(s.state);
-    steps.push_back(std::move(step));
-  }
+  for_each_step_json(trace, [&](ordered_json step) { steps.push_back(std::move(step)); });
   return steps;
 }
 
@@ -180,7 +200,39 @@ namespace detail {
 
 std::string json_text(const ordered_json& doc) { return doc.dump(2, ' ', false, ordered_json::error_handler_t::replace); }
 
-ordered_json check_document(const CheckResult& r, const RunInfo& info) {
+namespace {
+
+/// What check_document writes in place of a trace it leaves to write_document.
+const char* const violation_trace_slot = "\x01statecheck:violation.trace";
+const char* const error_trace_slot = "\x01statecheck:error.trace";
+
+/// `trace` as the array dump(indent) writes at an object member indented by
+/// `at` spaces, a step at a time: never the whole array as one DOM.
+void write_trace_array(const Trace& trace, int indent, std::size_t at, const DocumentSink& write) {
+  if (trace.empty()) return write("[]");
+  const std::size_t step_at = at + static_cast<std::size_t>(indent < 0 ? 0 : indent);
+  // A line break and the indentation before each step and the closing bracket (none when compact).
+  const auto line_start = [&](std::size_t spaces) { return indent < 0 ? std::string() : std::string(1, '\n').append(spaces, ' '); };
+  bool first = true;
+  write("[");
+  for_each_step_json(trace, [&](const ordered_json& step) {
+    std::string text = step.dump(indent, ' ', false, ordered_json::error_handler_t::replace);
+    if (indent >= 0) {  // the step's own lines, moved in to its place in the document
+      for (std::size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', nl + 1))
+        text.insert(nl + 1, step_at, ' ');
+    }
+    if (!first) write(",");
+    write(line_start(step_at));
+    write(text);
+    first = false;
+  });
+  write(line_start(at));
+  write("]");
+}
+
+}  // namespace
+
+ordered_json check_document(const CheckResult& r, const RunInfo& info, bool traces_written_later) {
   ordered_json doc = {{"format", trace_format_name},
                       {"version", trace_format_version},
                       {"run", run_json(info)},
@@ -188,11 +240,14 @@ ordered_json check_document(const CheckResult& r, const RunInfo& info) {
                       {"depth_bounded", r.depth_bounded},
                       {"stats", stats_json(r.stats)}};
   if (!r.stats.forecast.empty()) doc["stats"]["forecast"] = forecast_json(r.stats);  // runs of a second or more
+  const auto trace_or_slot = [&](const Trace& trace, const char* slot) {
+    return traces_written_later ? ordered_json(slot) : trace_json(trace);
+  };
   if (r.violation) {
     doc["violation"] = {{"kind", kind_name(r.violation->kind)},
                         {"property", r.violation->property},
                         {"length", r.violation->length()},
-                        {"trace", trace_json(r.violation->trace)}};
+                        {"trace", trace_or_slot(r.violation->trace, violation_trace_slot)}};
     if (!r.trace_policy.empty()) {  // how this trace was chosen among the shortest, and what it scores
       doc["violation"]["trace_policy"] = r.trace_policy;
       doc["violation"]["actor_switches"] = detail::actor_switches(r.violation->trace);
@@ -202,7 +257,7 @@ ordered_json check_document(const CheckResult& r, const RunInfo& info) {
     doc["error"] = {{"message", r.error->message},
                     {"where", r.error->where},
                     {"length", r.error->trace.empty() ? 0 : r.error->trace.size() - 1},
-                    {"trace", trace_json(r.error->trace)}};
+                    {"trace", trace_or_slot(r.error->trace, error_trace_slot)}};
   }
   if (r.outcome == Outcome::limit) doc["limit"] = {{"message", r.limit_message}};
   if (r.resumed_from_level != 0) doc["resumed_from_level"] = r.resumed_from_level;
@@ -211,10 +266,31 @@ ordered_json check_document(const CheckResult& r, const RunInfo& info) {
   return doc;
 }
 
+void write_document(const ordered_json& doc, const CheckResult& r, int indent, const DocumentSink& write) {
+  const std::string text = doc.dump(indent, ' ', false, ordered_json::error_handler_t::replace);
+  std::size_t from = 0;
+  const std::string violation_slot = ordered_json(violation_trace_slot).dump();  // as the text holds it
+  const std::string error_slot = ordered_json(error_trace_slot).dump();
+  while (true) {
+    const std::size_t v = r.violation ? text.find(violation_slot, from) : std::string::npos;
+    const std::size_t e = r.error ? text.find(error_slot, from) : std::string::npos;
+    const std::size_t at = std::min(v, e);
+    if (at == std::string::npos) break;
+    write(std::string_view(text).substr(from, at - from));
+    const std::size_t line = text.rfind('\n', at);
+    const std::size_t member = line == std::string::npos ? 0 : text.find_first_not_of(' ', line + 1) - (line + 1);
+    write_trace_array(at == v ? r.violation->trace : r.error->trace, indent, member, write);
+    from = at + (at == v ? violation_slot : error_slot).size();
+  }
+  write(std::string_view(text).substr(from));
+}
+
 }  // namespace detail
 
 std::string to_json(const CheckResult& r, const RunInfo& info) {
-  return detail::json_text(detail::check_document(r, info));
+  std::string text;
+  detail::write_document(detail::check_document(r, info, true), r, 2, [&](std::string_view part) { text += part; });
+  return text;
 }
 
 }  // namespace statecheck

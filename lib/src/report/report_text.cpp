@@ -269,15 +269,17 @@ std::vector<Field> flatten(const Value& state) {
   return out;
 }
 
-void print_trace(std::ostream& out, const std::vector<TraceStep>& trace) {
+void print_trace(std::ostream& out, const Trace& trace) {
   FieldMap previous;
-  const std::vector<std::int64_t> times = trace_times(trace);
-  for (std::size_t i = 0; i < trace.size(); ++i) {
-    out << "  " << i << ": " << (i == 0 ? "initial state" : trace[i].label);
-    if (trace[i].delay_ms > 0) out << "  (t = " << duration_text(duration(times[i])) << ")";
+  std::size_t i = 0;
+  std::int64_t now = 0;  // ms since the initial state
+  trace.for_each([&](const TraceStep& step) {
+    now += step.delay_ms;
+    out << "  " << i << ": " << (i == 0 ? "initial state" : step.label);
+    if (step.delay_ms > 0) out << "  (t = " << duration_text(duration(now)) << ")";
     out << "\n";
     FieldMap current;
-    for (Field& f : flatten(trace[i].state)) {
+    for (Field& f : flatten(step.state)) {
       const auto it = previous.find(f.path);
       const bool changed_set = it != previous.end() && f.is_set && it->second.is_set && it->second.text != f.text;
       // A field that changed reads as a change (`step: start -> has_read`); one
@@ -290,7 +292,8 @@ void print_trace(std::ostream& out, const std::vector<TraceStep>& trace) {
     }
     if (i != 0) print_removed(out, previous, current);
     previous = std::move(current);
-  }
+    ++i;
+  });
 }
 
 void print_text(std::ostream& out, const CheckResult& r, const RunInfo& info, bool quiet) {

@@ -58,7 +58,8 @@ std::string state_label(const Value& state) {
   return label;
 }
 
-/// The states and edges `trace` passes through, as far as they are in the graph.
+/// The states and edges `trace` passes through, as far as they are in the graph
+/// (a graph of at most --graph-limit states: its trace is short, held whole).
 struct Path {
   std::vector<std::uint32_t> states;
   std::vector<std::size_t> edges;
@@ -149,7 +150,7 @@ std::string graph_dot(const ModelView& view, const StateGraph& g, const Violatio
   std::vector<Value> values;
   values.reserve(g.states.size());
   for (const OwnedState& s : g.states) values.push_back(view.value(s));
-  const Path path = violation ? trace_path(view, g, values, violation->trace) : Path{};
+  const Path path = violation ? trace_path(view, g, values, violation->trace.steps()) : Path{};
   const bool complete = violation && !path.states.empty() && path.states.size() == violation->trace.size();
 
   std::string dot = "// statecheck --dump-graph: " + std::to_string(g.states.size()) + " states, " +

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 
+#include "report/replayed_trace.hpp"
 #include "statecheck/report.hpp"
 #include "statecheck/time.hpp"
 
@@ -26,6 +27,19 @@ std::string transition_label(const TransitionInfo& info) {
   return label + ')';
 }
 
+TraceStep trace_step(const ModelOps& ops, std::uint32_t tid, const std::byte* before, const std::byte* after) {
+  const TransitionInfo info = ops.describe(ops.model, before, tid);
+  TraceStep step;
+  step.label = transition_label(info);
+  step.action = info.action_name;
+  step.params = info.params;
+  step.actor = ops.action_actors[info.action];
+  step.target = ops.action_targets[info.action];
+  step.delay_ms = info.delay_ms;
+  step.state = ops.to_value(ops.model, after);
+  return step;
+}
+
 std::string failing_part(const ModelOps& ops, const std::byte* state, std::uint32_t tid) {
   if (state == nullptr) return "action " + transition_label(ops.describe(ops.model, nullptr, tid));
   try {
@@ -42,12 +56,15 @@ std::string lane_of(const std::string& actor, const std::string& action,
   return "action " + action;
 }
 
-std::uint64_t actor_switches(const std::vector<TraceStep>& trace) {
+std::uint64_t actor_switches(const Trace& trace) {
   std::uint64_t switches = 0;
-  for (std::size_t i = 2; i < trace.size(); ++i)
-    if (lane_of(trace[i].actor, trace[i].action, trace[i].params) !=
-        lane_of(trace[i - 1].actor, trace[i - 1].action, trace[i - 1].params))
-      ++switches;
+  std::size_t at = 0;
+  std::string previous;  // the lane of the step before (the first step counts none)
+  trace.for_each([&](const TraceStep& step) {
+    std::string lane = lane_of(step.actor, step.action, step.params);
+    if (at++ >= 2 && lane != previous) ++switches;
+    previous = std::move(lane);
+  });
   return switches;
 }
 
@@ -179,18 +196,16 @@ std::uint32_t TraceBuilder::concrete_failing(const std::byte* state, std::uint32
   return tid;
 }
 
-std::vector<TraceStep> TraceBuilder::build(const std::vector<std::uint32_t>& path, std::string& problem,
-                                           const std::byte* expected_last, std::vector<std::byte>* last_state,
-                                           bool follow) const {
-  std::vector<TraceStep> steps;
-  if (path.empty()) return steps;
+Trace TraceBuilder::build(const std::vector<std::uint32_t>& path, std::string& problem, const std::byte* expected_last,
+                          std::vector<std::byte>* last_state, bool follow) const {
+  if (path.empty()) return {};
+  ConcretePath concrete{path[0], {}};
+  concrete.tids.reserve(path.size() - 1);
   std::unique_ptr<std::byte[]> state(new std::byte[ops_.state_size + 16]);
   // With symmetry, `state` is the concrete state and `rep` its logged representative.
   const bool symmetric = ops_.canonicalize != nullptr;
   std::unique_ptr<std::byte[]> rep(new std::byte[ops_.state_size + 16]);
   std::byte* logged = symmetric ? rep.get() : state.get();
-  // The concrete state before each step: a choice's value is read from it.
-  std::unique_ptr<std::byte[]> before(new std::byte[ops_.state_size + 16]);
   try {
     if (!ops_.make_initial(ops_.model, path[0], state.get())) {
       problem = "the spec is not deterministic: initial state " + std::to_string(path[0]) +
@@ -214,13 +229,9 @@ std::vector<TraceStep> TraceBuilder::build(const std::vector<std::uint32_t>& pat
         ops_.canonicalize(ops_.model, rep.get());
       }
     }
-    TraceStep first;
-    first.state = ops_.to_value(ops_.model, state.get());
-    steps.push_back(std::move(first));
     for (std::size_t i = 1; i < path.size(); ++i) {
       TraceStep step;
       step.label = transition_label(ops_.describe(ops_.model, logged, path[i]));  // as logged, for the messages below
-      std::memcpy(before.get(), state.get(), ops_.state_size);
       if (!ops_.replay(ops_.model, logged, path[i])) {
         problem = "the spec is not deterministic: on replay, step " + std::to_string(i) + " (" + step.label +
                   ") is not enabled";
@@ -243,15 +254,7 @@ std::vector<TraceStep> TraceBuilder::build(const std::vector<std::uint32_t>& pat
                   " reaches the orbit the search logged (" + step.label + " on its representative); run --self-check";
         return {};
       }
-      const TransitionInfo info = ops_.describe(ops_.model, before.get(), taken);
-      step.label = transition_label(info);
-      step.action = info.action_name;
-      step.params = info.params;
-      step.actor = ops_.action_actors[info.action];
-      step.target = ops_.action_targets[info.action];
-      step.delay_ms = info.delay_ms;
-      step.state = ops_.to_value(ops_.model, state.get());
-      steps.push_back(std::move(step));
+      concrete.tids.push_back(taken);
     }
     if (last_state != nullptr) last_state->assign(state.get(), state.get() + ops_.state_size);
     if (expected_last != nullptr && !ops_.equal(logged, expected_last)) {
@@ -265,7 +268,7 @@ std::vector<TraceStep> TraceBuilder::build(const std::vector<std::uint32_t>& pat
     problem = std::string("the spec threw on replay: ") + non_std_exception;
     return {};
   }
-  return steps;
+  return replayed_trace(ops_, std::move(concrete));
 }
 
 }  // namespace statecheck::detail

@@ -20,6 +20,10 @@ namespace statecheck::detail {
 /// "Name(p=v, q=w)", or "Name" without parameters.
 std::string transition_label(const TransitionInfo& info);
 
+/// The step of taking `tid` from `before` into `after`: its label, action,
+/// parameters (a choice's value read in `before`), actor, target, delay, and `after`.
+TraceStep trace_step(const ModelOps& ops, std::uint32_t tid, const std::byte* before, const std::byte* after);
+
 /// What a spec error in transition `tid` taken from `state` is blamed on:
 /// "action LABEL", or "the choice of action LABEL" when enumerating that
 /// action's choice in `state` throws (the label then names no chosen value).
@@ -33,7 +37,7 @@ std::string lane_of(const std::string& actor, const std::string& action,
                     const std::vector<std::pair<std::string, Value>>& params);
 
 /// How often a trace's consecutive steps change lanes (the first step counts none).
-std::uint64_t actor_switches(const std::vector<TraceStep>& trace);
+std::uint64_t actor_switches(const Trace& trace);
 
 /// Every transition's lane, as an index into `names` (filled here). A lane
 /// is a parameter's value or an action's name: it does not depend on the state.
@@ -72,7 +76,8 @@ class TraceBuilder {
       : ops_(ops), visited_(visited), exact_(exact) {}
 
   /// Replays `path` (initial combination, then transition ids). On success
-  /// returns the steps; otherwise sets `problem` to a one-line explanation.
+  /// returns the trace, rebuilt from its checked concrete path whenever it is
+  /// walked (report/replayed_trace.hpp); otherwise sets `problem` to a one-line explanation.
   /// `expected_last`, when given, must equal the state the path ends in.
   /// With symmetry the logged path runs through representatives; the steps
   /// returned are concrete: from the real initial state, at each step the
@@ -82,9 +87,8 @@ class TraceBuilder {
   /// `follow`: take the path's own steps, renamed along (the fewest-switch
   /// pass chose them for their actors); a step's concrete transition then
   /// reaches the renamed successor itself and has the renamed actor.
-  std::vector<TraceStep> build(const std::vector<std::uint32_t>& path, std::string& problem,
-                               const std::byte* expected_last = nullptr,
-                               std::vector<std::byte>* last_state = nullptr, bool follow = false) const;
+  Trace build(const std::vector<std::uint32_t>& path, std::string& problem, const std::byte* expected_last = nullptr,
+              std::vector<std::byte>* last_state = nullptr, bool follow = false) const;
 
   /// With symmetry: the lowest transition id from concrete `state` that throws
   /// `message`, standing for the representative's failing `tid` (else `tid`).

@@ -40,10 +40,10 @@ void SearchState::merge_outcome(CheckOutcome& best, const CheckOutcome& o) {
     best.goal_ranks[g] = std::min(best.goal_ranks[g], o.goal_ranks[g]);
 }
 
-std::vector<TraceStep> SearchState::trace_to(Location at, bool compare_last, std::vector<std::byte>* last_state,
-                                             std::vector<std::uint32_t> path) {
+Trace SearchState::trace_to(Location at, bool compare_last, std::vector<std::byte>* last_state,
+                            std::vector<std::uint32_t> path) {
   std::string problem;
-  std::vector<TraceStep> steps;
+  Trace steps;
   try {
     // A copy: on disk, the frontier's window may be reread while the trace is built.
     std::vector<std::byte> state;
@@ -148,12 +148,13 @@ void SearchState::report_violation(Violation::Kind kind, const std::string& prop
                               "fewest-switches needs one process)");
   const bool chosen = !path.empty();
   std::vector<std::byte> last;
-  std::vector<TraceStep> steps = trace_to(at, true, &last, std::move(path));
+  Trace steps = trace_to(at, true, &last, std::move(path));
   if (kind == Violation::Kind::deadlock && result.violation) name_timelock(*result.violation, last);
   // Under symmetry the concrete trace renames the chosen one step by step; it must switch as often.
-  if (chosen && result.violation && actor_switches(steps) != claimed)
+  const std::uint64_t switches = chosen && result.violation ? actor_switches(steps) : claimed;
+  if (switches != claimed)
     result.warnings.push_back("the most readable trace was counted with " + std::to_string(claimed) +
-                              " actor switches, but its concrete steps have " + std::to_string(actor_switches(steps)) +
+                              " actor switches, but its concrete steps have " + std::to_string(switches) +
                               "; the spec may not be symmetric: run --self-check");
   if (result.violation) result.violation->trace = std::move(steps);
 }
@@ -163,7 +164,7 @@ void SearchState::fail_with_error(Location at, const std::string& message, const
   result.outcome = Outcome::error;
   result.error = SpecError{message, where, {}};
   std::vector<std::byte> concrete;
-  std::vector<TraceStep> steps = trace_to(at, true, &concrete);
+  Trace steps = trace_to(at, true, &concrete);
   if (tid && result.error) {
     // With symmetry the failing transition was taken from the representative: name the concrete one.
     const std::uint32_t taken = *tid == constraint_tid || concrete.empty()

@@ -150,6 +150,7 @@ MemoryUse SearchState::memory_use() const {
   use.rest = table->resident_bytes() + frontier.ram_bytes() + next_level.ram_bytes() + streamed_keys.ram_bytes();
   for (const auto& w : workers) use.rest += w->found.bytes();
   use.rest += rank_bytes();  // 0 for one process
+  use.rest += log.shape_bytes();  // stays in RAM when the log spills: a deep, narrow spec has a level a state
   return use;
 }
 

@@ -253,8 +253,8 @@ class SearchState {
  private:
   /// The trace to `at`: along `path` when given (with symmetry, each step
   /// renamed as TraceBuilder::build's follow does), else the trace log's discoverers.
-  std::vector<TraceStep> trace_to(Location at, bool compare_last, std::vector<std::byte>* last_state = nullptr,
-                                  std::vector<std::uint32_t> path = {});
+  Trace trace_to(Location at, bool compare_last, std::vector<std::byte>* last_state = nullptr,
+                 std::vector<std::uint32_t> path = {});
   /// With CheckOptions::trace fewest_switches, the path of the most readable
   /// shortest trace to a state of `at`'s level violating `property` (`at`
   /// becomes that state); empty for the first found (a note in the warnings

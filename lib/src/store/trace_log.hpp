@@ -145,6 +145,12 @@ class TraceLog {
   std::uint64_t level_size(std::uint32_t level) const { return levels_[level - 1].count; }
   /// Bytes in RAM, and bytes spilled to the work directory.
   std::size_t bytes() const { return ram_bytes_; }
+  /// What every level keeps in RAM, spilled or not: its Level record, and the
+  /// allocator's header and rounding of the three blocks of one in RAM (about
+  /// 250 bytes a level: a chain of 600,000 levels holds 150 MB of them).
+  std::size_t shape_bytes() const {
+    return levels_.capacity() * sizeof(Level) + (levels_.size() - spilled_levels_) * 3 * allocation_overhead;
+  }
   std::size_t disk_bytes() const { return disk_bytes_; }
 
   /// Level `level` (1-based) as kept: its words are empty when spilled.
@@ -164,6 +170,7 @@ class TraceLog {
 
  private:
   Step decode(const Level& l, std::uint64_t rank) const;
+  static constexpr std::size_t allocation_overhead = 24;  // glibc: an 8-byte header, 16-byte rounding
   std::vector<Level> levels_;
   std::size_t ram_bytes_ = 0;
   std::size_t disk_bytes_ = 0;

@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <new>
 #include <string>
 #include <tuple>
@@ -47,6 +48,7 @@ class Model {
     using Cold = ModelCold<Model>;
     ModelOps o;
     o.model = this;
+    o.model_alive = alive_;
     o.name = std::string(spec_.name);
     o.state_size = sizeof(State);
     o.encoding_size = raw ? 0 : encoded_size<State>;
@@ -304,6 +306,7 @@ class Model {
   TransitionTable<Spec> table_;
   std::uint32_t init_combinations_;
   typename Sym::canonicalizer canon_;
+  std::shared_ptr<const int> alive_ = std::make_shared<const int>(0);  // ModelOps::model_alive
 };
 
 }  // namespace statecheck::detail

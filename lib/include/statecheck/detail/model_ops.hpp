@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -89,6 +90,9 @@ inline constexpr std::size_t renaming_width = 32;
 
 struct ModelOps {
   const void* model = nullptr;
+  /// Expires when `model` is destroyed: a trace rebuilt from it on demand
+  /// (report/replayed_trace.hpp) refuses to read a model that is gone.
+  std::weak_ptr<const void> model_alive;
   std::string name;
   std::size_t state_size = 0;
   std::size_t encoding_size = 0;       // canonical encoding; 0 when the raw bytes are canonical
