@@ -33,9 +33,8 @@ class Search : public LevelWriter {
       : LevelWriter(model_ops, opts), arena_(static_cast<int>(threads)) {}
 
   CheckResult run() {
-    // Across processes, each restores its own part: a refusal on one is the refusal of all (exit 2).
-    const bool restored = options.checkpoint.resume.empty() ||
-                          frontier_io([&] { agree_on_config_error(net.get(), [&] { restore_checkpoint(); }); });
+    // Across processes, each restores its own part, and the parts must be of one save (shared_checkpoint.cpp).
+    const bool restored = options.checkpoint.resume.empty() || frontier_io([&] { restore_parts(); });
     started = std::chrono::steady_clock::now();
     // Across processes only the first prints, and what it knows mid-level is its own share.
     progress.start(options.progress_seconds, forecast,

@@ -185,7 +185,13 @@ class SearchState {
   /// The ranks file of --resume: returns every level's size over all processes.
   std::vector<std::uint64_t> load_ranks();
   void check_ranks() const;
+  /// restore_checkpoint on every process, then agree_on_checkpoint.
+  void restore_parts();
+  /// Refuses (config_error, on every process) parts of --resume saved at other levels or by other runs.
+  void agree_on_checkpoint();
   std::string checkpoint_root;      // --checkpoint as given (options.checkpoint.dir is this process's part)
+  std::string resume_root;          // --resume as given
+  std::uint64_t checkpoint_run = 0;  // the run's id, in each part it saves: process 0's draw, or the resumed checkpoint's
   bool stop_checkpointed = false;   // checkpoint_on_stop wrote one
 
   std::unique_ptr<Exchange> net;  // null for one process

@@ -4,14 +4,18 @@
 // global ranks of its states, which the trace and the next level need). Every
 // process writes at the same level boundary; a checkpoint of K processes is
 // resumed only by K processes (the states are spread by fingerprint over K).
+// The parts of one checkpoint carry the same run id and level: a part copied
+// from another save is refused before the processes exchange a state.
 #include <xxhash.h>
 
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <stdexcept>
 
+#include "search/exchange.hpp"
 #include "search/search_state.hpp"
 #include "store/checkpoint.hpp"
 #include "store/file_io.hpp"
@@ -20,7 +24,8 @@ namespace statecheck::detail {
 
 namespace {
 
-constexpr std::uint64_t ranks_magic = 0x31534b4e41524353;  // "SCRANKS1"
+constexpr std::uint64_t ranks_magic_without_run = 0x31534b4e41524353;  // "SCRANKS1": before run ids (refused)
+constexpr std::uint64_t ranks_magic = 0x32534b4e41524353;              // "SCRANKS2"
 
 std::string process_dir(int process, int processes) {
   return "process-" + std::to_string(process) + "-of-" + std::to_string(processes);
@@ -53,6 +58,14 @@ void remove_other_counts(const std::string& dir, int processes) {
   for (const auto& path : stale) std::filesystem::remove_all(path, ec);
 }
 
+/// A run's id, drawn once by process 0: two runs of one command (whose parts
+/// would otherwise look alike at the same level) get different ones.
+std::uint64_t fresh_run_id() {
+  std::random_device device;
+  const std::uint64_t drawn = (std::uint64_t{device()} << 32) ^ device();
+  return drawn ^ static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+}
+
 }  // namespace
 
 void SearchState::place_checkpoints() {
@@ -69,6 +82,9 @@ void SearchState::place_checkpoints() {
   }
   if (!net) return;
   checkpoint_root = options.checkpoint.dir;
+  resume_root = options.checkpoint.resume;
+  // Every process takes this branch (--resume is agreed on): a resumed run keeps its checkpoint's id (load_ranks).
+  if (options.checkpoint.resume.empty()) checkpoint_run = net->one_sum(net->rank() == 0 ? fresh_run_id() : 0);
   // DIR itself, as one process makes it (its parent must exist): each process writes in its own
   // directory inside. A failure shows when the first checkpoint is written, as for one process.
   std::error_code ec;
@@ -82,7 +98,8 @@ void SearchState::place_checkpoints() {
 
 void SearchState::write_ranks() const {
   std::vector<std::uint64_t> words{ranks_magic, static_cast<std::uint64_t>(net->size()),
-                                   static_cast<std::uint64_t>(net->rank()), global_frontier_count, past_ranks.size()};
+                                   static_cast<std::uint64_t>(net->rank()), checkpoint_run, global_frontier_count,
+                                   past_ranks.size()};
   auto add_level = [&](const std::vector<std::uint64_t>& ranks, std::uint64_t universe) {
     words.push_back(universe);
     words.push_back(ranks.size());
@@ -112,13 +129,17 @@ std::vector<std::uint64_t> SearchState::load_ranks() {
   if (!in) throw damaged("is missing");
   std::vector<std::uint64_t> words;
   for (std::uint64_t w = 0; in.read(reinterpret_cast<char*>(&w), sizeof w);) words.push_back(w);
-  if (words.size() < 6 || words[0] != ranks_magic ||
+  if (!words.empty() && words[0] == ranks_magic_without_run)
+    throw config_error("checkpoint " + path + " was written by an earlier statecheck, which did not record which run "
+                       "each process's part belongs to (parts of different saves crashed the resume); start afresh");
+  if (words.size() < 7 || words[0] != ranks_magic ||
       XXH3_64bits(words.data(), (words.size() - 1) * sizeof(std::uint64_t)) != words.back())
     throw damaged("is truncated or corrupt");
   if (words[1] != static_cast<std::uint64_t>(net->size()) || words[2] != static_cast<std::uint64_t>(net->rank()))
     throw damaged("belongs to another process");
-  global_frontier_count = words[3];
-  std::size_t at = 5;
+  checkpoint_run = words[3];
+  global_frontier_count = words[4];
+  std::size_t at = 6;
   auto read_level_ranks = [&](std::uint64_t& universe) {
     if (at + 2 > words.size() - 1 || words[at + 1] > words.size() - 1 - (at + 2)) throw damaged("is truncated or corrupt");
     universe = words[at];
@@ -130,7 +151,7 @@ std::vector<std::uint64_t> SearchState::load_ranks() {
   };
   std::vector<std::uint64_t> totals;  // every level's size over all processes
   past_ranks.clear();
-  for (std::uint64_t l = 0; l < words[4]; ++l) {
+  for (std::uint64_t l = 0; l < words[5]; ++l) {
     const std::vector<std::uint64_t> ranks = read_level_ranks(totals.emplace_back());
     past_ranks.emplace_back(ranks, totals.back());
   }
@@ -143,6 +164,26 @@ void SearchState::check_ranks() const {
   if (frontier_ranks.size() != frontier_count || past_ranks.size() + 1 != level)
     throw config_error("checkpoint " + ranks_path(options.checkpoint.resume) +
                        " does not match its checkpoint.sckp; it cannot be resumed");
+}
+
+
+void SearchState::restore_parts() {
+  // Each process restores its own part: a refusal on one is the refusal of all (exit 2).
+  agree_on_config_error(net.get(), [&] { restore_checkpoint(); });
+  if (net) agree_on_checkpoint();
+}
+
+void SearchState::agree_on_checkpoint() {
+  std::vector<std::uint64_t> counts;
+  const std::vector<std::uint64_t> all = net->all_gather({level, checkpoint_run}, counts);  // (level, run) by process
+  std::size_t p = 1;
+  while (p < counts.size() && all[2 * p] == all[0] && all[2 * p + 1] == all[1]) ++p;
+  if (p == counts.size()) return;
+  const std::string which = "process " + std::to_string(p) + "'s part was saved ";
+  const std::string how = all[2 * p] != all[0] ? which + "at level " + std::to_string(all[2 * p]) + ", process 0's at level " + std::to_string(all[0])
+                                               : which + "by another run than process 0's (both at level " + std::to_string(all[0]) + ")";
+  throw config_error("checkpoint " + resume_root + " is not one checkpoint: " + how +
+                     "; resume from a directory every process saved together, or start afresh");
 }
 
 }  // namespace statecheck::detail
