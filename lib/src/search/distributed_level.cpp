@@ -261,6 +261,40 @@ void SearchState::reduce_stats() {
                  s.distinct == 0 ? 0.0 : static_cast<double>(exchanged_bytes) / static_cast<double>(s.distinct));
 }
 
+void SearchState::reduce_resources() {
+  Stats& s = result.stats;
+  // Each process's memory, visited set and spill files are its own: the run's are their sums.
+  std::vector<std::uint64_t> v{s.visited_bytes, s.visited_capacity, visited ? visited->size() : 0, s.compaction_collisions,
+                               s.trace_bytes, s.trace_disk_bytes, s.frontier_disk_bytes, s.frontier_raw_bytes,
+                               s.memory_peak, s.peak_rss};
+  net->sum(v);
+  auto next = v.begin();
+  s.visited_bytes = *next++;
+  s.visited_capacity = *next++;
+  const std::uint64_t held = *next++;  // states in the visited sets
+  s.compaction_collisions = *next++;
+  s.trace_bytes = *next++;
+  s.trace_disk_bytes = *next++;
+  s.frontier_disk_bytes = *next++;
+  s.frontier_raw_bytes = *next++;
+  s.memory_peak = *next++;
+  s.peak_rss = *next++;
+  // The levels some process spilled, and the largest level table: maxima (min of their complements).
+  std::vector<std::uint64_t> largest{most - s.frontier_spilled_levels, most - s.level_table_slots};
+  net->min(largest);
+  s.frontier_spilled_levels = static_cast<std::uint32_t>(most - largest[0]);
+  s.level_table_slots = most - largest[1];
+  if (!visited) return;
+  s.load = s.visited_capacity == 0 ? 0 : static_cast<double>(held) / static_cast<double>(s.visited_capacity);
+  // The omission bound is a union bound over pairs of states that could be confused. A state's
+  // process is picked by hi's top 32 bits (owner_of), its 72-bit fingerprint is lo's top 52 bits
+  // and hi's low 20 (visited_set.hpp): disjoint bits, so states on different processes are never
+  // confused and a pair on one process is confused with probability 2^-72, as with one process.
+  // The bound is the sum of the processes' own bounds (n_p (n_p - 1) / 2 pairs each), about 1/K
+  // of one process's bound for the same states: not a bound computed from the total.
+  s.omission_probability = std::min(1.0, shared_sum(visited->omission_probability()) + level_table_omission());
+}
+
 void SearchState::adopt_ranks() {
   if (level >= 1) past_ranks.emplace_back(frontier_ranks, global_frontier_count);
   frontier_ranks = std::move(next_ranks);

@@ -259,6 +259,7 @@ void SearchState::finish_stats() {
     s.visited_bytes = exact->bytes();
   }
   s.peak_rss = peak_rss_bytes();
+  if (net) reduce_resources();  // after every process's own figures are in
 }
 
 }  // namespace statecheck::detail

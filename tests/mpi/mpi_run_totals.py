@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Under MPI the summary's visited-set and memory figures are the run's, not process 0's share.
+
+usage: mpi_run_totals.py STATECHECK MPIEXEC
+
+Runs two-phase --set rms=6 (50,000 states, no violation) as one process and
+as 2 and 3 processes, in JSON and as text, and checks, for K processes:
+- the visited set's bytes are K times one process's (each holds its own 8 MiB
+  set) and its load is the run's: load x capacity is the run's distinct count;
+- the omission bound is K times smaller than one process's, within 3%: a state's
+  process is chosen by hash bits its fingerprint does not use, so only states on
+  one process can be confused and the bound is the sum of the processes' own
+  bounds (each of about (N/K)^2 / 2 pairs);
+- memory_peak_bytes and peak_rss_bytes sum the processes (at least 0.9 K times
+  one process's: each holds about as much, and an MPI process more);
+- the text summary prints the same numbers: with 2 processes the visited-set
+  line is pinned exactly, and the memory line's bytes a state are the JSON's.
+Process 0's share gave 8.0 MiB, load 2.4%, a bound 4 times smaller than one
+process's, and its own memory only.
+"""
+import json
+import re
+import subprocess
+import sys
+
+SPEC = ["check", "two-phase", "--set", "rms=6", "--threads", "1"]
+VISITED_2 = "  visited set       16.0 MiB, load 2.4%, 72-bit fingerprints, omission probability <= 1.4e-13"
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    binary, mpiexec = sys.argv[1:]
+    problems = []
+
+    def run(k, *extra):
+        command = ([mpiexec, "--oversubscribe", "--allow-run-as-root", "-np", str(k)] if k > 1 else []) + [binary] + SPEC + list(extra)
+        done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+        if done.returncode != 0:
+            sys.exit(f"{' '.join(command)}: exit {done.returncode}\n{done.stderr[-1000:]}")
+        return done.stdout
+
+    one = json.loads(run(1, "--format", "json"))["stats"]
+    for k in (2, 3):
+        s = json.loads(run(k, "--format", "json"))["stats"]
+        v, v1 = s["visited_set"], one["visited_set"]
+
+        def expect(what, ok, got):
+            if not ok:
+                problems.append(f"-np {k}: {what}: {got}")
+
+        expect("visited bytes are the sum", v["bytes"] == k * v1["bytes"], f"{v['bytes']} vs one process's {v1['bytes']}")
+        expect("load is the run's", round(v["load"] * v["capacity"]) == s["distinct"],
+               f"load {v['load']} x capacity {v['capacity']} vs {s['distinct']} states")
+        ratio = v1["omission_probability"] / v["omission_probability"] if v["omission_probability"] else 0
+        expect("omission bound is the processes' sum", abs(ratio / k - 1) < 0.03,
+               f"{v['omission_probability']:.4g} vs one process's {v1['omission_probability']:.4g} (ratio {ratio:.3f})")
+        for key in ("memory_peak_bytes", "peak_rss_bytes"):
+            expect(f"{key} is the sum", s[key] >= 0.9 * k * one[key], f"{s[key]} vs one process's {one[key]}")
+        text = run(k).splitlines()
+        memory = [l for l in text if l.startswith("  memory ")]
+        per_state = (v["bytes"] + s["trace_log_bytes"]) / s["distinct"]
+        expect("memory line's bytes a state", len(memory) == 1 and f", {per_state:.1f} bytes/state with" in memory[0],
+               f"{memory} vs {per_state:.1f}")
+        if k == 2:
+            expect("visited line", VISITED_2 in text, [l for l in text if "visited set" in l])
+    print("MPI run totals: " + ("the run's" if not problems else "NOT THE RUN'S"))
+    for p in problems:
+        print("   ", p)
+    sys.exit(1 if problems else 0)
+
+
+if __name__ == "__main__":
+    main()
