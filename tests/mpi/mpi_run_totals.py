@@ -17,13 +17,20 @@ as 2 and 3 processes, in JSON and as text, and checks, for K processes:
   line is pinned exactly, and the memory line's bytes a state are the JSON's.
 Process 0's share gave 8.0 MiB, load 2.4%, a bound 4 times smaller than one
 process's, and its own memory only.
+And the forecast lines (two-phase --set rms=8, 1.7 M states, about 5 s as 2
+processes): process 0 forecasts its share (as its progress line says), scaled
+by the run's totals over its own. A forecast is the states found so far and
+those to come: each point's states are at least what the run had found by its
+level (within 5%; the share is half of each level within 1%). The share's
+forecast itself, compared with the run's distinct count, said -52% at level 15
+where one process says -5%: a point at level 14 or later is required.
 """
 import json
 import re
 import subprocess
 import sys
 
-SPEC = ["check", "two-phase", "--set", "rms=6", "--threads", "1"]
+SPEC = ["check", "two-phase", "--threads", "1"]
 VISITED_2 = "  visited set       16.0 MiB, load 2.4%, 72-bit fingerprints, omission probability <= 1.4e-13"
 
 
@@ -33,8 +40,8 @@ def main():
     binary, mpiexec = sys.argv[1:]
     problems = []
 
-    def run(k, *extra):
-        command = ([mpiexec, "--oversubscribe", "--allow-run-as-root", "-np", str(k)] if k > 1 else []) + [binary] + SPEC + list(extra)
+    def run(k, *extra, rms="6"):
+        command = ([mpiexec, "--oversubscribe", "--allow-run-as-root", "-np", str(k)] if k > 1 else []) + [binary] + SPEC + ["--set", f"rms={rms}"] + list(extra)
         done = subprocess.run(command, capture_output=True, text=True, timeout=60)
         if done.returncode != 0:
             sys.exit(f"{' '.join(command)}: exit {done.returncode}\n{done.stderr[-1000:]}")
@@ -64,6 +71,16 @@ def main():
                f"{memory} vs {per_state:.1f}")
         if k == 2:
             expect("visited line", VISITED_2 in text, [l for l in text if "visited set" in l])
+    forecast = json.loads(run(2, "--format", "json", rms="8"))["stats"]
+    points = forecast.get("forecast", [])
+    if forecast["distinct"] != 1745408:
+        problems.append(f"-np 2 rms=8: {forecast['distinct']} states, not 1,745,408")
+    for f in points:
+        found = sum(forecast["states_per_level"][:f["level"]])
+        if f["states"] < 0.95 * found:
+            problems.append(f"-np 2 rms=8: the forecast at level {f['level']} is {f['states']} states, the run had found {found}")
+    if not any(f["level"] >= 14 for f in points):
+        problems.append(f"-np 2 rms=8: no forecast at level 14 or later (the test does not test): {points}")
     print("MPI run totals: " + ("the run's" if not problems else "NOT THE RUN'S"))
     for p in problems:
         print("   ", p)

@@ -13,6 +13,7 @@
 // is the number of keys below its own over all processes.
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -261,8 +262,9 @@ void SearchState::reduce_stats() {
                  s.distinct == 0 ? 0.0 : static_cast<double>(exchanged_bytes) / static_cast<double>(s.distinct));
 }
 
-void SearchState::reduce_resources() {
+void SearchState::reduce_resources(std::uint64_t own_distinct) {
   Stats& s = result.stats;
+  const std::size_t own_peak = s.memory_peak;
   // Each process's memory, visited set and spill files are its own: the run's are their sums.
   std::vector<std::uint64_t> v{s.visited_bytes, s.visited_capacity, visited ? visited->size() : 0, s.compaction_collisions,
                                s.trace_bytes, s.trace_disk_bytes, s.frontier_disk_bytes, s.frontier_raw_bytes,
@@ -284,6 +286,13 @@ void SearchState::reduce_resources() {
   net->min(largest);
   s.frontier_spilled_levels = static_cast<std::uint32_t>(most - largest[0]);
   s.level_table_slots = most - largest[1];
+  // The forecast is process 0's, of its share (as its progress line says): scaled by the run's
+  // totals over its own, its points read as the run's and keep the errors the share's had.
+  const auto scaled = [](double x, double run, double own) { return own > 0 ? std::llround(x * run / own) : std::llround(x); };
+  for (ForecastPoint& f : s.forecast) {
+    f.states = static_cast<std::uint64_t>(scaled(static_cast<double>(f.states), static_cast<double>(s.distinct), static_cast<double>(own_distinct)));
+    f.memory = static_cast<std::size_t>(scaled(static_cast<double>(f.memory), static_cast<double>(s.memory_peak), static_cast<double>(own_peak)));
+  }
   if (!visited) return;
   s.load = s.visited_capacity == 0 ? 0 : static_cast<double>(held) / static_cast<double>(s.visited_capacity);
   // The omission bound is a union bound over pairs of states that could be confused. A state's

@@ -231,6 +231,7 @@ void SearchState::finish_stats() {
   s.transition_enabled.assign(ops.transitions, 0);
   for (const auto& w : workers)
     for (std::size_t t = 0; t < w->enabled.size(); ++t) s.transition_enabled[t] += w->enabled[t];
+  const std::uint64_t own_distinct = s.distinct;
   if (net) reduce_stats();
   for (std::size_t t = 0; t < s.transition_enabled.size(); ++t)
     s.actions[ops.action_of_transition[t]].enabled += s.transition_enabled[t];
@@ -259,7 +260,7 @@ void SearchState::finish_stats() {
     s.visited_bytes = exact->bytes();
   }
   s.peak_rss = peak_rss_bytes();
-  if (net) reduce_resources();  // after every process's own figures are in
+  if (net) reduce_resources(own_distinct);  // after every process's own figures are in
 }
 
 }  // namespace statecheck::detail

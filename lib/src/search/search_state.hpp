@@ -166,8 +166,9 @@ class SearchState {
   void agree_self_check(std::optional<SelfCheckFailure>& failure, std::uint64_t& rank);
   /// Sums the statistics over the processes (at the end).
   void reduce_stats();
-  /// Sums the memory, visited-set and spill statistics over the processes, and makes the omission bound and load the run's.
-  void reduce_resources();
+  /// Sums the memory, visited-set and spill statistics over the processes, and makes the omission
+  /// bound, load and forecast the run's (`own_distinct`: this process's states, before reduce_stats).
+  void reduce_resources(std::uint64_t own_distinct);
   /// `mine` summed over the processes, in process order.
   double shared_sum(double mine);
   /// The path to global rank `at` (TraceLog::path's form), and the frontier state there.
