@@ -137,8 +137,7 @@ class Search : public LevelWriter {
     bool on_disk = false;
     // Across processes the entries are a vector of their own, beside the table's.
     const std::size_t extra = plan_next_level(n, on_disk) + (net ? static_cast<std::size_t>(n) * sizeof(LevelTable::Entry) : 0);
-    if (!make_room(n, extra)) return false;
-    if (!fit_memory(extra, next)) return false;
+    if (!together_if_shared(make_room(n, extra) && fit_memory(extra, next))) return false;  // a level made by all or none
     if (!net) sort_by_key(entries, table->scratch());
     // The keys go into the trace log first: storing the states turns each entry into its state's hash.
     const std::vector<std::uint64_t> new_per_tid =
