@@ -8,6 +8,7 @@
 // from another save is refused before the processes exchange a state.
 #include <xxhash.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -165,7 +166,6 @@ void SearchState::check_ranks() const {
     throw config_error("checkpoint " + ranks_path(options.checkpoint.resume) +
                        " does not match its checkpoint.sckp; it cannot be resumed");
 }
-
 
 void SearchState::restore_parts() {
   // Each process restores its own part: a refusal on one is the refusal of all (exit 2).
