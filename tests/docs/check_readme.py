@@ -12,8 +12,9 @@ Each fenced block must be preceded (on the line before its fence) by one tag:
   <!-- snippet: PATH -->          the block equals the whole file.
   <!-- run: DIR -->               a console transcript: each `$ command` line is run
   <!-- run -->                    by bash, in order, in a scratch copy of DIR (one
-                                 copy shared by every block naming DIR; an empty
-                                 folder without DIR), with the built binaries first
+                                 copy shared by every block naming DIR, `.` the
+                                 repository, build folders and .git left out; an
+                                 empty folder without DIR), with the built binaries first
                                  on PATH; the output (stdout and stderr) must equal
                                  the lines that follow the command.
   <!-- checked-by: FILE "text" --> a block another test or script checks: FILE must
@@ -34,7 +35,11 @@ the commands print now: the tool for a change to the trace format. Review the
 diff, and run the check again.
 
 Usage: check_readme.py --root DIR --readme README.md [--readme OTHER.md ...] --bin NAME=PATH ...
-                       [--update-traces]
+                       [--home DIR] [--cxx COMPILER] [--env NAME=VALUE ...] [--update-traces]
+
+Console blocks never see the caller's CMAKE_PREFIX_PATH: a document that builds
+against an installed statecheck says where it is (the README installs into
+"$HOME/.local"; --home points HOME at a scratch folder that later documents share).
        check_readme.py --self-test --root DIR --bin statecheck=PATH
 """
 import argparse
@@ -232,6 +237,12 @@ def check_transcript(body, first_line, workdir, env, readme, updates=None):
                   f"  (in {workdir}; update the README or the code)")
 
 
+def not_copied(folder, names):
+    """What a scratch copy leaves out: build folders (stale, and large: a copy of the whole
+    repository would take every build tree in it) and .git."""
+    return [n for n in names if n in ("build", ".git") or os.path.isfile(os.path.join(folder, n, "CMakeCache.txt"))]
+
+
 def shlex_quote(s):
     return "'" + s.replace("'", "'\"'\"'") + "'"
 
@@ -250,10 +261,15 @@ def check_readme(args, readme_path, scratch=None):
         name, _, path = entry.partition("=")
         os.symlink(os.path.abspath(path), os.path.join(bindir, name))
     env = dict(os.environ, PATH=bindir + os.pathsep + os.environ.get("PATH", ""), LC_ALL="C")
-    if args.prefix_path:
-        env["CMAKE_PREFIX_PATH"] = os.path.abspath(args.prefix_path)
+    env.pop("CMAKE_PREFIX_PATH", None)  # a document that needs a prefix names it, as a reader would
+    if args.home:  # an install to "$HOME/..." goes to a scratch folder, and a later document finds it there
+        env["HOME"] = os.path.abspath(args.home)
+        os.makedirs(env["HOME"], exist_ok=True)
     if args.cxx:
         env["CXX"] = args.cxx
+    for entry in args.env:  # only what changes the speed, never the outcome (a compiler launcher)
+        name, _, value = entry.partition("=")
+        env[name] = value
     workdirs = {}
     updates = [] if getattr(args, "update_traces", False) else None
     for tag, argument, language, first, body in blocks:
@@ -268,11 +284,14 @@ def check_readme(args, readme_path, scratch=None):
                 if language != "console":
                     raise Failure(f"{readme}:{first - 1}: <!-- run --> goes with a ```console block")
                 if argument not in workdirs:
-                    workdirs[argument] = os.path.join(scratch, "work", argument.strip("/") or "empty")
+                    # `run: .` (the repository) gets a folder of its own, beside the copies of its subfolders.
+                    name = {"": "empty", ".": "repository"}.get(os.path.normpath(argument) if argument else "",
+                                                                argument.strip("/"))
+                    workdirs[argument] = os.path.join(scratch, "work", name)
                     if argument:
                         # A build/ left by following the tutorial in place would be stale here.
                         shutil.copytree(os.path.join(args.root, argument), workdirs[argument],
-                                        ignore=shutil.ignore_patterns("build"))
+                                        ignore=not_copied)
                     else:
                         os.makedirs(workdirs[argument])
                 check_transcript(body, first, workdirs[argument], env, readme, updates)
@@ -342,7 +361,9 @@ def main():
     parser.add_argument("--root", required=True, help="repository root; tag paths are relative to it")
     parser.add_argument("--readme", action="append", default=[], help="a document to check (repeatable)")
     parser.add_argument("--bin", action="append", default=[], help="NAME=PATH put on PATH for console blocks")
-    parser.add_argument("--prefix-path", help="CMAKE_PREFIX_PATH for console blocks (finds statecheck)")
+    parser.add_argument("--home", help="HOME for console blocks: where a documented install into $HOME goes")
+    parser.add_argument("--env", action="append", default=[],
+                        help="NAME=VALUE for console blocks, e.g. CMAKE_CXX_COMPILER_LAUNCHER=ccache (repeatable)")
     parser.add_argument("--cxx", help="C++ compiler for console blocks that configure CMake projects")
     parser.add_argument("--scratch", help="folder for copies and builds (emptied first)")
     parser.add_argument("--self-test", action="store_true", help="check that the checker catches drift")
