@@ -80,7 +80,7 @@ install(TARGETS statecheck_engine statecheck statecheck_main EXPORT statecheckTa
 if(STATECHECK_BUILD_CHECKER)
   install(TARGETS statecheck_bin RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
 endif()
-if(STATECHECK_WITH_MPI)  # mpirun with statecheck's exit codes, for any checker (README, "Across machines")
+if(STATECHECK_WITH_MPI)  # mpirun with statecheck's exit codes, for any checker (docs/long-runs.md, "Across machines")
   install(PROGRAMS "${PROJECT_SOURCE_DIR}/checker/statecheck-mpirun" DESTINATION "${CMAKE_INSTALL_BINDIR}")
 endif()
 

@@ -4,7 +4,7 @@
 // steps. With --set cas=true a write is a compare-and-set that starts over when
 // the counter changed since the read, and every property holds.
 //
-// The tutorial in README.md is built from the regions marked // [name] ...
+// The tutorial (docs/tutorial.md) and the README are built from the regions marked // [name] ...
 // // [name-end]; tests/docs/check_readme.py keeps the two identical.
 #pragma once
 

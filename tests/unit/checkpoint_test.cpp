@@ -308,7 +308,7 @@ TEST_CASE("checkpoint: damage behind valid checksums is refused, never read out 
   o.stop_after_level = 5;
   REQUIRE(statecheck::check(examples::die_hard::make_spec({}), o).outcome == Outcome::limit);
   const std::vector<std::byte> good = read_bytes(dir.sub("checkpoint.sckp"));
-  // Section offsets (the format of detail/checkpoint.hpp); the visited set is skipped (any bits are a table).
+  // Section offsets (the format of store/checkpoint.hpp); the visited set is skipped (any bits are a table).
   std::vector<std::pair<std::size_t, std::size_t>> sections;
   for (std::size_t at = 16; at < good.size();) {
     std::uint64_t length = 0;

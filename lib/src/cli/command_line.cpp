@@ -172,7 +172,7 @@ bool stop_signalled() { return stop_signal.load(); }
 
 // The most a saved trace may hold: far above any trace a check writes (it
 /// lists every state of a shortest counterexample), far below what would
-/// exhaust memory. Documented in the README (replay).
+/// exhaust memory. Documented in docs/cli.md (replay).
 constexpr std::uintmax_t max_trace_bytes = std::uintmax_t{256} << 20;
 
 std::string read_trace_file(const std::string& path) {

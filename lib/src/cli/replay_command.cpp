@@ -154,7 +154,7 @@ int run_replay(ReplayArgs a) {
 Command add_replay_command(CLI::App& app, bool single_spec) {
   CLI::App* cmd = app.add_subcommand("replay", "re-execute a trace saved by 'check --format json'");
   auto a = std::make_shared<ReplayArgs>();
-  // A one-spec checker takes `replay FILE`, and `replay SPEC FILE` (the README's
+  // A one-spec checker takes `replay FILE`, and `replay SPEC FILE` (docs/cli.md's
   // form) when SPEC is its own.
   a->single_spec = single_spec;
   if (single_spec) {

@@ -1,5 +1,5 @@
 // `statecheck simulate NAME --seed S --depth D --runs N`: random walks for
-// state spaces too big to exhaust; see detail/simulate.hpp.
+// state spaces too big to exhaust; see tools/simulate.hpp.
 #include <cstdio>
 #include <iostream>
 #include <limits>

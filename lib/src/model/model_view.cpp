@@ -1,4 +1,4 @@
-// Cold access to a type-erased spec; see detail/model_view.hpp.
+// Cold access to a type-erased spec; see model/model_view.hpp.
 #include "model/model_view.hpp"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// `check --coverage`; see detail/coverage.hpp.
+// `check --coverage`; see report/coverage.hpp.
 #include <algorithm>
 #include <cstdio>
 #include <unordered_map>

@@ -1,4 +1,4 @@
-// The reachable graph of a small spec and its DOT text; see detail/state_graph.hpp.
+// The reachable graph of a small spec and its DOT text; see report/state_graph.hpp.
 #include "report/state_graph.hpp"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Trace reconstruction by replay; see detail/trace_builder.hpp.
+// Trace reconstruction by replay; see report/trace_builder.hpp.
 #include "report/trace_builder.hpp"
 
 #include <cstring>

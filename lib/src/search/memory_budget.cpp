@@ -51,7 +51,7 @@ std::size_t program_bytes() {
 }
 
 /// Beside what the search counts: allocator slack, thread stacks, the
-/// scheduler's own memory (documented in the README's --memory paragraph).
+/// scheduler's own memory (documented in docs/long-runs.md, "Memory and the disk").
 constexpr std::size_t uncounted_slack = std::size_t{8} << 20;
 
 }  // namespace

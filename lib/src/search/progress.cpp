@@ -1,4 +1,4 @@
-// Periodic progress lines; see detail/progress.hpp.
+// Periodic progress lines; see search/progress.hpp.
 #include "search/progress.hpp"
 
 #include <spdlog/spdlog.h>

@@ -1,5 +1,5 @@
 // Writing the search state at a level boundary and resuming from it; the file
-// format is in detail/checkpoint.hpp, the search state in detail/search_state.hpp.
+// format is in store/checkpoint.hpp, the search state in search/search_state.hpp.
 #include <cstring>
 #include <stdexcept>
 

@@ -1,4 +1,4 @@
-// The STATECHECK_FAULT test hook; see detail/fault.hpp.
+// The STATECHECK_FAULT test hook; see store/fault.hpp.
 #include "store/fault.hpp"
 
 #include <unistd.h>

@@ -1,4 +1,4 @@
-// Per-level trace records, Elias-Fano coded parents; see detail/trace_log.hpp.
+// Per-level trace records, Elias-Fano coded parents; see store/trace_log.hpp.
 #include "store/trace_log.hpp"
 
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-// Replaying a saved trace against a spec; see detail/replay.hpp.
+// Replaying a saved trace against a spec; see tools/replay.hpp.
 #include "tools/replay.hpp"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Spec self-checks; see detail/self_check.hpp.
+// Spec self-checks; see tools/self_check.hpp.
 #include "tools/self_check.hpp"
 
 #include <cstring>

@@ -1,4 +1,4 @@
-// Random walks; see detail/simulate.hpp.
+// Random walks; see tools/simulate.hpp.
 #include "tools/simulate.hpp"
 
 #include <algorithm>
