@@ -1,6 +1,6 @@
-// HDDS-17090: guards and effects of the finalization-fencing spec, brief section 3.4/3.5
+// HDDS-17090: guards and effects of the finalization-fencing spec, as-is and patched
 // (terms and checkpoint installs: issue 15 item 4, see README). Free functions, so that
-// the tests can replay the brief's traces step by step.
+// the tests can replay the README's traces step by step.
 #pragma once
 
 #include <algorithm>
@@ -155,7 +155,7 @@ inline void install_done(State& s, ScmId m) {
   s.scm_ver[m] = s.fin_logged ? Ver::FIN : Ver::PRE;
 }
 
-// Invariants and goals, brief section 3.6 (with the section 7 wording).
+// Invariants and goals (ShutdownOnlyFromAuthoritativeLeader: true leader and ready, see README).
 /// A shut-down datanode must be incompatible with the committed cluster state: dx
 /// always is; d1..dn never are (their apparent version never exceeds the committed one).
 inline bool no_finalized_datanode_fenced(const State& s) {

@@ -73,7 +73,7 @@ struct Config {
   int datanodes = 1;
   int restarts = 1;
   bool control = false;    // add dx, a datanode with newer software that must stay fenced
-  bool retry_all = false;  // ablation: brief 3.5 read literally (see README)
+  bool retry_all = false;  // ablation: the patch read literally (see README)
   int terms = 0;           // 0: no terms (unbounded leader changes); N: Raft terms, at most N elections
   bool install = false;    // a follower may install a checkpoint, pre-finalized until it completes
 };

@@ -1,6 +1,6 @@
 // HDDS-16840 OM membership: constants and the scenario presets.
 //
-// A scenario (brief 1.8) presets every bound. Each bound defaults to
+// A scenario (S1-S5 of the README) presets every bound. Each bound defaults to
 // `scenario` and, when set, overrides the preset:
 //   --set scenario=roles-demote --set apply_lag=true
 #pragma once
@@ -125,7 +125,7 @@ inline const auto config = statecheck::constants<Config>(
                         {"resurrection", Scenario::resurrection}, {"resurrection-3", Scenario::resurrection_3},
                         {"resurrection-listener", Scenario::resurrection_listener},
                         {"two-clients", Scenario::two_clients}, {"all-configs", Scenario::all_configs}},
-                       "preset of the bounds below (brief 1.8 S1-S5; all-configs: every config fact at init)"),
+                       "preset of the bounds below (README S1-S5; all-configs: every config fact at init)"),
     statecheck::choice("voters", &Config::voters, {{"scenario", 0}, {"1", 1}, {"2", 2}, {"3", 3}, {"4", 4}},
                        "initial voters o1..oN (o1 leads first)"),
     statecheck::choice("joiners", &Config::joiners,

@@ -1,5 +1,5 @@
 // HDDS-16840 OM membership: the leader's request handling, the Ratis
-// acceptance rule (brief 1.4), commit and the leader's apply step.
+// acceptance rule (Ratis setConfiguration), commit and the leader's apply step.
 #pragma once
 
 #include "config.hpp"
@@ -141,7 +141,7 @@ inline Op build_decommission(const State& s, const Model& m, OmId d) {
 
 enum class Reply { rejected, unchanged, staging, accepted };
 
-/// Ratis setConfiguration, one atomic step under its lock (brief 1.4).
+/// Ratis setConfiguration, one atomic step under its lock (checks in README order).
 inline Reply set_configuration(State& s, const Model& m, const Op& op) {
   const Members& next = op.list;
   if (!s.committed || request_in_ratis(s)) return Reply::rejected;  // 1. reconfiguration (or staging) in progress

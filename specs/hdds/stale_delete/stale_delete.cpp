@@ -1,7 +1,7 @@
 #include "stale_delete.hpp"
 
 // The README's results table, run by `statecheck suite stale-delete`. Push
-// replication is the default (MoveManager's); pull is the model of the brief.
+// replication is the default (MoveManager's); pull is the first model (see README).
 using namespace specs::hdds::stale_delete;
 STATECHECK_REGISTER(
     stale_delete, "HDDS-16897: a resent DeleteContainerCommand wipes the replica a balancer move created", config,

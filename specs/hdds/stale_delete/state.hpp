@@ -92,7 +92,7 @@ inline const auto config = statecheck::constants<Config>(
                         {"volume-failure", Scenario::volume_failure},
                         {"unordered-dispatch", Scenario::unordered_dispatch},
                         {"replica-loss", Scenario::replica_loss}},
-                       "brief 5.7 scenario: adds one volume failure, unordered dispatch or one replica loss"),
+                       "scenario (see README): adds one volume failure, unordered dispatch or one replica loss"),
     statecheck::integer("datanodes", &Config::datanodes, 4, max_datanodes, "datanodes (each container starts on 4)"),
     statecheck::integer("containers", &Config::containers, 1, max_containers, "CLOSED RATIS/THREE containers"),
     statecheck::integer("rm_deletes", &Config::rm_deletes, 0, 6, "over-replication deletes ReplicationManager may send"),
