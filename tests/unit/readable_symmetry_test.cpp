@@ -93,8 +93,8 @@ CheckResult same_switches(const Spec& spec, const std::string& name, std::uint64
   CHECK(plain.violation->length() == length);
   const std::uint64_t switches = statecheck::detail::actor_switches(plain.violation->trace);
   CHECK(statecheck::detail::actor_switches(reduced.violation->trace) == switches);
-  CHECK(recount_switches(reduced.violation->trace) == switches);
-  CHECK(recount_switches(plain.violation->trace) == switches);
+  CHECK(recount_switches(reduced.violation->trace.steps()) == switches);
+  CHECK(recount_switches(plain.violation->trace.steps()) == switches);
 
   const statecheck::detail::Model<Spec> model(spec);
   const statecheck::detail::ModelOps ops = model.ops();
