@@ -20,6 +20,7 @@ import sys
 import tempfile
 
 from mpi_compare import differences, run
+from verdict import finish
 
 
 def main():
@@ -58,10 +59,7 @@ def main():
             refused = subprocess.run(command, capture_output=True, text=True, timeout=120)
             if words not in refused.stderr or refused.returncode == 0:
                 problems.append(f"resuming with {n} processes: exit {refused.returncode}, {refused.stderr[:300]!r}")
-    print(f"-np {k} {' '.join(args)}: checkpoint resumed: {'same answer' if not problems else 'DIFFERENT'}")
-    for p in problems[:20]:
-        print("   ", p)
-    sys.exit(1 if problems else 0)
+    finish(f"-np {k} {' '.join(args)}: checkpoint resumed: {'same answer' if not problems else 'DIFFERENT'}", problems, 20)
 
 
 if __name__ == "__main__":

@@ -30,6 +30,8 @@ import re
 import subprocess
 import sys
 
+from verdict import finish
+
 SPEC = ["check", "two-phase", "--threads", "1"]
 VISITED_2 = "  visited set       16.0 MiB, load 2.4%, 72-bit fingerprints, omission probability <= 1.4e-13"
 
@@ -81,10 +83,7 @@ def main():
             problems.append(f"-np 2 rms=8: the forecast at level {f['level']} is {f['states']} states, the run had found {found}")
     if not any(f["level"] >= 14 for f in points):
         problems.append(f"-np 2 rms=8: no forecast at level 14 or later (the test does not test): {points}")
-    print("MPI run totals: " + ("the run's" if not problems else "NOT THE RUN'S"))
-    for p in problems:
-        print("   ", p)
-    sys.exit(1 if problems else 0)
+    finish("MPI run totals: " + ("the run's" if not problems else "NOT THE RUN'S"), problems)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,8 @@ import subprocess
 import sys
 import tempfile
 
+from verdict import finish
+
 SPEC = ["check", "two-phase", "--set", "rms=6", "--quiet"]
 SAVE_EVERY_BOUNDARY = ["--checkpoint-every", "1e-10"]
 FIX = "; resume from a directory every process saved together, or start afresh"
@@ -82,10 +84,7 @@ def main():
         done = run("--resume", full)
         if done.returncode != 0 or "resumed from level 20" not in done.stdout:
             problems.append(f"the checkpoint saved together: exit {done.returncode}, {(done.stdout + done.stderr)[-400:]!r}")
-    print("mixed checkpoint parts: " + ("refused" if not problems else "NOT REFUSED AS PINNED"))
-    for p in problems:
-        print("   ", p)
-    sys.exit(1 if problems else 0)
+    finish("mixed checkpoint parts: " + ("refused" if not problems else "NOT REFUSED AS PINNED"), problems)
 
 
 if __name__ == "__main__":
