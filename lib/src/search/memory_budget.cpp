@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <fstream>
-#include <string>
 
 namespace statecheck::detail {
 
@@ -16,7 +15,7 @@ std::size_t physical_memory() {
   return pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) : std::size_t{8} << 30;
 }
 
-/// The process's resident memory now.
+/// The process's resident memory now: the program, its libraries, the spec.
 std::size_t resident_bytes() {
   std::ifstream statm("/proc/self/statm");
   std::size_t pages = 0, resident = 0;
@@ -25,33 +24,8 @@ std::size_t resident_bytes() {
   return resident * static_cast<std::size_t>(page > 0 ? page : 4096);
 }
 
-/// The program's own memory at the search's start, the same for every run of
-/// one binary: the size of its code (VmExe + VmLib: every page of the
-/// executable and its libraries, whether touched yet or not) and the
-/// anonymous memory it touched (RssAnon + RssShmem: the heap, the spec, the
-/// workers' fixed buffers), rounded up to a MiB. Not the resident size: how
-/// many file pages a start faults in varies with the page cache by a few
-/// hundred KiB, and a budget that moves with it stops one command at
-/// different levels. Falls back to the resident size where /proc/self/status
-/// says none of this.
-std::size_t program_bytes() {
-  std::ifstream status("/proc/self/status");
-  std::size_t code = 0, touched = 0;
-  bool read = false;
-  for (std::string key; status >> key;) {
-    std::size_t kib = 0;
-    if (key == "VmExe:" || key == "VmLib:") code += (status >> kib, kib);
-    else if (key == "RssAnon:" || key == "RssShmem:") touched += (status >> kib, kib);
-    else continue;
-    read = true;
-  }
-  if (!read) return resident_bytes();
-  constexpr std::size_t mib_in_kib = 1024;
-  return (code + (touched + mib_in_kib - 1) / mib_in_kib * mib_in_kib) * 1024;
-}
-
 /// Beside what the search counts: allocator slack, thread stacks, the
-/// scheduler's own memory (documented in docs/long-runs.md, "Memory and the disk").
+/// scheduler's own memory (documented in the README's --memory paragraph).
 constexpr std::size_t uncounted_slack = std::size_t{8} << 20;
 
 }  // namespace
@@ -62,7 +36,7 @@ std::string mib_text(std::size_t bytes) { return std::to_string((bytes + (1u << 
 
 MemoryBudget::MemoryBudget(std::size_t memory) : limit_(memory != 0 ? memory : default_memory()) {}
 
-void MemoryBudget::set_aside_program() { overhead_ = program_bytes() + uncounted_slack; }
+void MemoryBudget::set_aside_program() { overhead_ = resident_bytes() + uncounted_slack; }
 
 std::string MemoryBudget::less_program() const {
   if (overhead_ == 0) return "";
