@@ -23,13 +23,13 @@ nlohmann::ordered_json trace_json(const Trace& trace);
 
 /// The --format json document of a check (docs/trace-format.md), to which
 /// commands add their own sections (coverage, graph, simulation). With
-/// `traces_written_later` each trace is a placeholder that write_document
+/// `traces_written_later` each trace is a marked slot that write_document
 /// streams: a long trace is never held as one JSON tree.
 nlohmann::ordered_json check_document(const CheckResult& r, const RunInfo& info, bool traces_written_later = false);
 /// Where a document's text goes, a piece at a time.
 using DocumentSink = std::function<void(std::string_view)>;
 /// Writes `doc` as dump(indent) would (2: json_text; -1: compact), and in
-/// place of each placeholder of check_document(r, ..., true) the trace of `r`
+/// place of each slot of check_document(r, ..., true) the trace of `r`
 /// it stands for, a step at a time.
 void write_document(const nlohmann::ordered_json& doc, const CheckResult& r, int indent, const DocumentSink& write);
 /// The "coverage" section of --coverage: per action, then per parameter value.

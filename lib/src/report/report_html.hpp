@@ -13,7 +13,7 @@ namespace statecheck::detail {
 /// document (docs/trace-format.md), embedded as its data: one lane per actor.
 std::string trace_page(const nlohmann::ordered_json& doc);
 /// The same written a piece at a time, with the traces of `r` streamed where
-/// `doc` (check_document(r, ..., true)) holds their placeholders.
+/// `doc` (check_document(r, ..., true)) holds their slots.
 void write_trace_page(const nlohmann::ordered_json& doc, const CheckResult& r, const DocumentSink& write);
 
 /// The page template, embedded at build time (trace_page.cpp.in).
