@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <limits>
 
 namespace statecheck::detail {
 
@@ -15,18 +16,41 @@ std::size_t physical_memory() {
   return pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) : std::size_t{8} << 30;
 }
 
-/// The process's resident memory now: the program, its libraries, the spec.
-std::size_t resident_bytes() {
-  std::ifstream statm("/proc/self/statm");
-  std::size_t pages = 0, resident = 0;
-  statm >> pages >> resident;
-  const long page = sysconf(_SC_PAGE_SIZE);
-  return resident * static_cast<std::size_t>(page > 0 ? page : 4096);
+/// A field of /proc/self/status in bytes ("RssAnon:  812 kB"), 0 when absent.
+std::size_t status_bytes(const std::string& field) {
+  std::ifstream status("/proc/self/status");
+  std::string name;
+  std::size_t kib = 0;
+  while (status >> name) {
+    if (name == field + ":") {
+      status >> kib;
+      return kib << 10;
+    }
+    status.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+  }
+  return 0;
+}
+
+constexpr std::size_t mib = std::size_t{1} << 20;
+
+/// The program's own memory when the search starts, counted so that one
+/// command stops at one level however the page cache stands: its code and
+/// libraries as mapped (VmExe, VmLib: fixed for a binary), not as resident
+/// (RssFile moves by hundreds of KiB from run to run with the kernel's
+/// read-around, and a share that moved with it moved a --memory stop from one
+/// level to another); its heap and shared memory (RssAnon, RssShmem) to the
+/// nearest MiB, so that a few pages more or less of environment do not count.
+std::size_t program_bytes() {
+  const std::size_t code = status_bytes("VmExe") + status_bytes("VmLib");
+  const std::size_t heap = status_bytes("RssAnon") + status_bytes("RssShmem");
+  return code + (heap + mib / 2) / mib * mib;
 }
 
 /// Beside what the search counts: allocator slack, thread stacks, the
-/// scheduler's own memory (documented in the README's --memory paragraph).
-constexpr std::size_t uncounted_slack = std::size_t{8} << 20;
+/// scheduler's own memory (docs/long-runs.md). 6 MiB, not the 8 MiB of when
+/// the resident code was counted: the mapped code counted now is about 2 MiB
+/// more than what is resident of it.
+constexpr std::size_t uncounted_slack = std::size_t{6} << 20;
 
 }  // namespace
 
@@ -36,7 +60,7 @@ std::string mib_text(std::size_t bytes) { return std::to_string((bytes + (1u << 
 
 MemoryBudget::MemoryBudget(std::size_t memory) : limit_(memory != 0 ? memory : default_memory()) {}
 
-void MemoryBudget::set_aside_program() { overhead_ = resident_bytes() + uncounted_slack; }
+void MemoryBudget::set_aside_program() { overhead_ = program_bytes() + uncounted_slack; }
 
 std::string MemoryBudget::less_program() const {
   if (overhead_ == 0) return "";
