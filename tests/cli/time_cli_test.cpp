@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "support/json.hpp"
+#include "support/process.hpp"
 #include "support/run_binary.hpp"
 #include "support/temp_dir.hpp"
 
@@ -163,24 +164,15 @@ TEST_CASE("sweep: bad --vary values are refused before anything runs", "[time][c
 
 TEST_CASE("sweep: Ctrl-C stops the running check and keeps the finished rows", "[time][cli][sweep]") {
   // The second configuration (a 10 ms unit: 200-unit bounds, four processes) runs for minutes.
-  const std::string command = std::string("sh -c 'echo $$; exec ") + STATECHECK_BIN +
-                              " sweep fischer --set processes=4 --vary unit=1s,10ms --jobs 1' 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char line[4096];
-  REQUIRE(std::fgets(line, sizeof line, pipe) != nullptr);
-  const pid_t sweep = static_cast<pid_t>(std::stol(line));
-  std::string out;
-  while (std::fgets(line, sizeof line, pipe) != nullptr) {
-    out += line;
-    if (out.find("sweep: 1/2 done") != std::string::npos) break;
-  }
+  const test::TempDir dir("sweep");
+  test::Child sweep(STATECHECK_BIN, {"sweep", "fischer", "--set", "processes=4", "--vary", "unit=1s,10ms", "--jobs", "1"},
+                    dir.sub("out"));
+  sweep.wait_for_output([](const std::string& out) { return out.find("sweep: 1/2 done") != std::string::npos; });
   std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the second check is under way
-  REQUIRE(::kill(sweep, SIGINT) == 0);
-  while (std::fgets(line, sizeof line, pipe) != nullptr) out += line;
-  const int status = pclose(pipe);
-  REQUIRE(WIFEXITED(status));
-  REQUIRE(WEXITSTATUS(status) == 3);
+  sweep.signal(SIGINT);
+  const test::Child::End end = sweep.wait();
+  REQUIRE(end.code == 3);
+  const std::string& out = end.out;
   REQUIRE_THAT(out, Catch::Contains("\n1s    ok                                                   317"));
   REQUIRE_THAT(out, Catch::Contains("\n10ms  stopped"));
   REQUIRE_THAT(out, Catch::Contains("interrupted: the rows not run say so"));

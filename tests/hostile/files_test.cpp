@@ -12,6 +12,7 @@
 
 #include "fixture.hpp"
 #include "support/files.hpp"
+#include "support/process.hpp"
 #include "support/shell.hpp"
 #include "support/temp_dir.hpp"
 
@@ -202,21 +203,13 @@ bool kill_during_checkpoint_write(const std::string& args, const std::string& di
   const std::string file = dir + "/checkpoint.sckp";
   remove_checkpoint_temporaries(dir);
   const ino_t old = inode(file);
-  const pid_t pid = fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    const std::string line = "exec " + std::string(STATECHECK_BIN) + " " + args + " >/dev/null 2>&1";
-    execl("/bin/sh", "sh", "-c", line.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
+  test::Child child("/bin/sh", test::Child::shell(std::string(STATECHECK_BIN) + " " + args), "/dev/null");
   bool wrote = false;
   for (;;) {
-    int status = 0;
-    if (waitpid(pid, &status, WNOHANG) == pid) return false;
+    if (child.ended()) return false;
     wrote = wrote || (inode(file) != 0 && inode(file) != old);
     if (wrote && has_checkpoint_temporary(dir)) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
+      child.kill_now();
       return true;
     }
     usleep(100);

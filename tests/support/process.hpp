@@ -1,7 +1,11 @@
-// A checker binary run in the background, for tests that signal it: start it,
-// wait for a file its spec writes when it is ready, signal it, collect how it
-// ended. Nothing here depends on the machine's speed: the waits are for
-// events, and their caps only turn a broken build into a failure, not a hang.
+// The one way the tests start a process. Child runs a binary in the
+// background (posix_spawn) with its output in a file: a test can wait for a
+// file or for output, signal it, and collect how it ended with its peak RSS.
+// run_to_end (a command as a user types it, stdout and stderr together), run
+// (the same, as the CLI tests read it) and sh (stdout and stderr apart, for
+// hostile sinks) are Child runs through /bin/sh. Nothing here depends on the
+// machine's speed: the waits are for events, and their caps only turn a
+// broken build into a failure, not a hang.
 #pragma once
 
 #include <fcntl.h>
@@ -19,6 +23,7 @@
 #include <vector>
 
 #include "support/files.hpp"
+#include "support/temp_dir.hpp"
 
 extern char** environ;
 
@@ -75,30 +80,47 @@ class Child {
 
   void signal(int sig) const { REQUIRE(::kill(pid_, sig) == 0); }
 
+  /// A binary run through /bin/sh: `command` as a user types it, `exec`ed so
+  /// that signals and the peak RSS are the binary's own, not the shell's.
+  static std::vector<std::string> shell(const std::string& command) { return {"-c", "exec " + command}; }
+
   struct End {
-    int code = -1;    // exit status, -1 when ended by a signal
-    int signal = 0;   // the signal that ended it, 0 when it exited
-    std::string out;  // stdout and stderr together
+    int code = -1;             // exit status, -1 when ended by a signal
+    int signal = 0;            // the signal that ended it, 0 when it exited
+    std::string out;           // what it wrote to `output`
+    std::size_t peak_rss = 0;  // bytes
   };
   End wait() {
     int status = 0;
-    REQUIRE(waitpid(pid_, &status, 0) == pid_);
+    rusage usage{};
+    REQUIRE(wait4(pid_, &status, 0, &usage) == pid_);
     ended_ = true;
-    return end_of(status);
+    return end_of(status, usage);
   }
 
- private:
-  bool exited_early() {
+  /// Whether it has ended (then wait() is not called: kill-and-forget tests).
+  bool ended() {
     int status = 0;
     if (waitpid(pid_, &status, WNOHANG) != pid_) return false;
     ended_ = true;
     return true;
   }
-  End end_of(int status) const {
+
+  /// Kills it and waits for it.
+  void kill_now() {
+    signal(SIGKILL);
+    waitpid(pid_, nullptr, 0);
+    ended_ = true;
+  }
+
+ private:
+  bool exited_early() { return ended(); }
+  End end_of(int status, const rusage& usage) const {
     End e;
     if (WIFEXITED(status)) e.code = WEXITSTATUS(status);
     if (WIFSIGNALED(status)) e.signal = WTERMSIG(status);
     e.out = read_text(output_);
+    e.peak_rss = static_cast<std::size_t>(usage.ru_maxrss) * 1024;
     return e;
   }
 
@@ -111,45 +133,21 @@ class Child {
 struct Finished {
   int code = -1;             // exit status, -1 when killed by a signal
   std::string out;           // stdout and stderr together
-  std::size_t peak_rss = 0;  // bytes, from wait4
+  std::size_t peak_rss = 0;  // bytes
 };
 
-/// Runs `binary args` (stdout and stderr into one pipe); when `signal_on_ready`
-/// is not 0, sends it once the output holds "ready\n". Peak RSS from wait4.
+/// Runs `binary args` (a shell command line's words: stdout and stderr
+/// together); when `signal_on_ready` is not 0, sends it once the output holds
+/// "ready\n".
 inline Finished run_to_end(const std::string& binary, const std::string& args, int signal_on_ready = 0) {
-  int fds[2];
-  REQUIRE(pipe(fds) == 0);
-  const pid_t pid = fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    dup2(fds[1], 1);
-    dup2(fds[1], 2);
-    close(fds[0]);
-    close(fds[1]);
-    const std::string command = "exec " + binary + " " + args;
-    execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
+  const TempDir dir("run");
+  Child child("/bin/sh", Child::shell(binary + " " + args), dir.sub("out"));
+  if (signal_on_ready != 0) {
+    child.wait_for_output([](const std::string& out) { return out.find("ready\n") != std::string::npos; });
+    child.signal(signal_on_ready);
   }
-  close(fds[1]);
-  Finished c;
-  bool signalled = signal_on_ready == 0;
-  char buf[4096];
-  for (;;) {
-    const ssize_t n = read(fds[0], buf, sizeof buf);
-    if (n <= 0) break;
-    c.out.append(buf, static_cast<std::size_t>(n));
-    if (!signalled && c.out.find("ready\n") != std::string::npos) {
-      kill(pid, signal_on_ready);
-      signalled = true;
-    }
-  }
-  close(fds[0]);
-  int status = 0;
-  rusage usage{};
-  REQUIRE(wait4(pid, &status, 0, &usage) == pid);
-  c.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  c.peak_rss = static_cast<std::size_t>(usage.ru_maxrss) * 1024;
-  return c;
+  const Child::End end = child.wait();
+  return {end.code, end.out, end.peak_rss};
 }
 
 }  // namespace test

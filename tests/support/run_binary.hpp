@@ -1,31 +1,18 @@
 // Runs a checker binary as a user would, for the CLI tests.
 #pragma once
 
-#include <sys/wait.h>
-
-#include <array>
-#include <catch2/catch.hpp>
-#include <cstdio>
 #include <string>
+
+#include "support/process.hpp"
 
 namespace test {
 
-struct Run {
-  int code;
-  std::string out;  // stdout and stderr together
-};
+/// How a binary run ended: `code` (-1 when killed by a signal) and `out`
+/// (stdout and stderr together, as a user sees them).
+using Run = Finished;
 
-inline Run run(const std::string& binary, const std::string& args) {
-  const std::string command = binary + " " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string out;
-  std::array<char, 4096> buf{};
-  std::size_t n = 0;
-  while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) out.append(buf.data(), n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
+/// `binary args` as a user types them (support/process.hpp runs it).
+inline Run run(const std::string& binary, const std::string& args) { return run_to_end(binary, args); }
 
 inline Run statecheck(const std::string& args) { return run(STATECHECK_BIN, args); }
 
