@@ -13,6 +13,7 @@
 #include <string>
 
 #include "support/json.hpp"
+#include "support/search_facts.hpp"
 #include "support/sanitized.hpp"
 #include "support/shell.hpp"
 #include "support/temp_dir.hpp"

@@ -15,6 +15,7 @@
 #include "examples/filter.hpp"
 #include "examples/two_phase.hpp"
 #include "support/json.hpp"
+#include "support/search_facts.hpp"
 #include "support/shell.hpp"
 #include "support/temp_dir.hpp"
 

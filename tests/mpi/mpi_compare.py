@@ -12,13 +12,14 @@ too. The self-checks count the whole level's first states, as one process does. 
 is compared in full.
 """
 import json
+import pathlib
 import subprocess
 import sys
 
-# Resource fields: per process, not per answer.
-PER_PROCESS = {"seconds", "visited_set", "trace_log_bytes", "trace_log_disk_bytes", "memory_peak_bytes",
-               "peak_rss_bytes", "frontier_spilled_levels", "frontier_disk_bytes", "frontier_raw_bytes", "level_table", "forecast",
-               "self_check_seconds"}
+# Resource fields: per run or per process, not per answer (listed once, for every test).
+with open(pathlib.Path(__file__).resolve().parent.parent / "support" / "volatile_fields.json", encoding="utf-8") as f:
+    _FIELDS = json.load(f)
+PER_PROCESS = set(_FIELDS["stats_of_the_run"]) | set(_FIELDS["stats_of_one_process"])
 
 
 def answer(doc):

@@ -26,15 +26,4 @@ inline const nlohmann::json& field(const nlohmann::json& doc, const std::string&
   return doc.at(pointer);
 }
 
-/// A `--format json` result without what describes the run rather than the search (time,
-/// memory, where the levels were kept), for comparing runs that must find the same.
-inline nlohmann::json search_facts(const std::string& out) {
-  nlohmann::json doc = parse_json(out);
-  for (const char* key : {"seconds", "peak_rss_bytes", "memory_peak_bytes", "frontier_spilled_levels",
-                          "frontier_disk_bytes", "frontier_raw_bytes", "forecast", "level_table", "self_check_seconds"})
-    doc["stats"].erase(key);
-  doc["run"]["options"].erase("memory_bytes");  // runs compared at different --memory on purpose
-  return doc;
-}
-
 }  // namespace test
