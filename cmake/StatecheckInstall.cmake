@@ -26,6 +26,7 @@ set(STATECHECK_PUBLIC_HEADERS
   mistakes.hpp
   one_of.hpp
   registry.hpp
+  spec_entry.hpp
   report.hpp
   result.hpp
   spec.hpp
@@ -49,6 +50,7 @@ set(STATECHECK_DETAIL_HEADERS  # what the public headers include
   detail/search.hpp
   detail/action_checks.hpp
   detail/choice.hpp
+  detail/clip.hpp
   detail/clocks.hpp
   detail/signature.hpp
   detail/spec_checks.hpp

@@ -6,7 +6,6 @@
 // must document one: an empty or malformed expectation fails here.
 #include <catch2/catch.hpp>
 #include <optional>
-#include <sstream>
 
 #include "support/check_helpers.hpp"
 #include "statecheck/registry.hpp"
@@ -26,26 +25,7 @@ std::vector<int> values_of(const statecheck::SpecEntry& e, const statecheck::Sui
   return values;
 }
 
-/// A run's documented expectation: "ok" or "violation PROPERTY LENGTH" (length 0: a goal
-/// never reached, which has no trace).
-struct Expectation {
-  bool violation = false;
-  std::string property;
-  std::size_t length = 0;
-};
-
-/// Parses `text` strictly: nothing (the empty text included) but the two forms.
-std::optional<Expectation> parse_expectation(const std::string& text) {
-  if (text == "ok") return Expectation{};
-  std::istringstream in(text);
-  std::string word, rest;
-  Expectation e{true, "", 0};
-  in >> word >> e.property >> e.length;
-  if (word != "violation" || in.fail() || in >> rest) return std::nullopt;
-  return e;
-}
-
-void require_expected(const statecheck::CheckResult& r, const Expectation& want) {
+void require_expected(const statecheck::CheckResult& r, const statecheck::Expectation& want) {
   if (!want.violation) {
     REQUIRE(r.outcome == statecheck::Outcome::ok);
     return;
@@ -53,11 +33,14 @@ void require_expected(const statecheck::CheckResult& r, const Expectation& want)
   REQUIRE(r.outcome == statecheck::Outcome::violation);
   REQUIRE(r.violation->property == want.property);
   REQUIRE(r.violation->length() == want.length);
+  REQUIRE(want.met_by(r));
 }
 
 }  // namespace
 
 TEST_CASE("a run's expectation is parsed strictly", "[exact]") {
+  using statecheck::Expectation;
+  const auto parse_expectation = [](const std::string& text) { return Expectation::parse(text); };
   REQUIRE(parse_expectation("ok").has_value());
   REQUIRE(!parse_expectation("ok")->violation);
   const std::optional<Expectation> v = parse_expectation("violation NoUntrackedDelete 10");
@@ -81,7 +64,7 @@ TEST_CASE("fingerprints and --exact agree on every documented configuration", "[
       std::string what = e.name;
       for (const auto& [name, text] : run.sets) what += " " + name + "=" + text;
       INFO(what << " (expects '" << run.expect << "')");
-      const std::optional<Expectation> want = parse_expectation(run.expect);
+      const std::optional<statecheck::Expectation>& want = run.expected;  // parsed at registration
       REQUIRE(want.has_value());  // every documented run states its verdict
       statecheck::CheckOptions o = test::options(2);
       o.memory = std::size_t{4} << 30;  // exact mode stores whole states: the largest run needs ~2 GiB

@@ -9,7 +9,7 @@
 
 #include "support/check_helpers.hpp"
 #include "statecheck/detail/model.hpp"
-#include "report/trace_builder.hpp"
+#include "model/transition_labels.hpp"
 #include "store/table_memory.hpp"
 #include "store/trace_log.hpp"
 #include "statecheck/detail/visited_set.hpp"

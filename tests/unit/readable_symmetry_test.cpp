@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "model/model_view.hpp"
-#include "report/trace_builder.hpp"
+#include "model/transition_labels.hpp"
 #include "statecheck/report.hpp"
 #include "statecheck/statecheck.hpp"
 #include "support/check_helpers.hpp"

@@ -1,5 +1,5 @@
 // A counterexample as the search hands it over: its path, replayed a step at
-// a time whenever it is walked (report/replayed_trace.hpp), so that printing a
+// a time whenever it is walked (model/replayed_trace.hpp), so that printing a
 // long trace holds two states, not all of them. Walked, it must be exactly the
 // trace held whole: the same steps, the same JSON document (streamed, indented
 // or compact), the same HTML page. And once its model is gone it refuses to be

@@ -8,10 +8,10 @@
 // constants and the runs `statecheck suite` shows (each with the outcome the
 // spec's README claims: "ok", or "violation PROPERTY LENGTH"; a third member
 // such as {"VotersEqualRequested"} checks only those invariants). This is the one
-// place where a spec is type-erased; the search itself is not.
+// place where a spec is type-erased; the search itself is not. What the
+// commands need of an entry, without the engine's templates: spec_entry.hpp.
 #pragma once
 
-#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -19,75 +19,9 @@
 
 #include "statecheck/check.hpp"
 #include "statecheck/constants.hpp"
+#include "statecheck/spec_entry.hpp"
 
 namespace statecheck {
-
-/// One showcase run of a spec: constant settings, the expected outcome and,
-/// optionally, the only invariants to check (as --invariant does).
-struct SuiteRun {
-  std::vector<std::pair<std::string, std::string>> sets;
-  std::string expect;  // "ok" or "violation PROPERTY LENGTH"
-  std::vector<std::string> invariants = {};
-};
-
-/// Called with the type-erased spec while it is alive (cold: once per command).
-using ModelVisitor = std::function<void(const detail::ModelOps&)>;
-
-struct SpecEntry {
-  std::string name;
-  std::string summary;
-  std::vector<ConstantInfo> constants;
-  std::vector<SuiteRun> suite;
-  /// Builds the spec for these constant values (one per constant) and hands its
-  /// ModelOps to `visit`: the one door through which every command (check,
-  /// replay, simulate, graph) reaches a registered spec.
-  std::function<void(const std::vector<int>& values, const ModelVisitor& visit)> with_model;
-  /// Why the spec cannot be used, found at registration ("" when it can): a
-  /// default outside its range, duplicate names, a make_spec that throws for
-  /// the defaults. `list` shows it; commands on this spec are refused with it
-  /// (require_usable), commands on the other specs are not affected.
-  std::string broken;
-  bool broken_at_run_time = false;  // make_spec threw (exit 3); else a definition mistake (exit 2)
-  /// Whether the spec's file was compiled with optimisation. Its search is
-  /// instantiated there (not in the library), so this decides its speed: one
-  /// unoptimised checker ran 61 times slower. The commands that search say so.
-  bool optimised = true;
-};
-
-/// Throws the entry's registration problem: config_error, or run_error when
-/// make_spec threw.
-void require_usable(const SpecEntry& e);
-
-namespace detail {
-/// "rms=3, x=on" for these values of `constants`.
-std::string constants_text(const std::vector<ConstantInfo>& constants, const std::vector<int>& values);
-/// Runs make_spec (`build`): what it throws becomes one line naming the spec
-/// and its constants, config_error kept as such (exit 2), anything else,
-/// std::exception or not, run_error (exit 3).
-void build_spec(const std::string& spec, const std::string& constants, const std::function<void()>& build);
-/// The registration problem of an entry, or "": constant defaults out of range,
-/// then building the spec for the defaults (`build`, which names it in `name`).
-void check_registration(SpecEntry& e, const std::function<void()>& build);
-}  // namespace detail
-
-/// Checks a registered spec with these constant values.
-CheckResult check_entry(const SpecEntry& e, const std::vector<int>& values, const CheckOptions& options);
-/// Invariant and goal names for these constant values.
-std::pair<std::vector<std::string>, std::vector<std::string>> properties_of(const SpecEntry& e,
-                                                                          const std::vector<int>& values);
-
-class Registry {
- public:
-  bool add(SpecEntry entry);
-  const std::vector<SpecEntry>& entries() const { return entries_; }
-  const SpecEntry* find(const std::string& name) const;
-
- private:
-  std::vector<SpecEntry> entries_;
-};
-
-/// The process-wide registry filled by STATECHECK_REGISTER.
-Registry& registry();
 
 template <class Config, class Make>
 SpecEntry make_entry(std::string id, std::string summary, const constant_set<Config>& config, Make make,

@@ -12,7 +12,7 @@
 
 #include "cli/command_line.hpp"
 #include "cli/output.hpp"
-#include "report/clip.hpp"
+#include "statecheck/detail/clip.hpp"
 #include "search/exchange.hpp"
 
 namespace statecheck {

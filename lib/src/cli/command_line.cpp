@@ -10,7 +10,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "report/clip.hpp"
+#include "statecheck/detail/clip.hpp"
 
 namespace statecheck::cli {
 

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "statecheck/registry.hpp"
+#include "statecheck/spec_entry.hpp"
 #include "statecheck/report.hpp"
 #include "model/spec_config.hpp"
 

@@ -6,7 +6,7 @@
 #include <memory>
 #include <optional>
 
-#include "report/clip.hpp"
+#include "statecheck/detail/clip.hpp"
 #include "report/json_value.hpp"
 #include "cli/command_line.hpp"
 #include "cli/output.hpp"

@@ -2,7 +2,6 @@
 // documented configuration checked against its documented verdict.
 #include <iostream>
 #include <memory>
-#include <sstream>
 #include <tuple>
 
 #include "cli/command_line.hpp"
@@ -11,20 +10,12 @@ namespace statecheck::cli {
 
 namespace {
 
-/// An empty expectation documents nothing, so it never counts as met.
-bool as_expected(const CheckResult& r, const std::string& expect) {
-  if (expect.empty()) return false;
-  if (expect == "ok") return r.outcome == Outcome::ok;
-  std::istringstream in(expect);
-  std::string word, property;
-  std::size_t length = 0;
-  in >> word >> property >> length;
-  return word == "violation" && r.violation && r.violation->property == property && r.violation->length() == length;
-}
-
-std::string unexpected_because(const std::string& expect) {
-  if (expect.empty()) return "no verdict is documented for this run; give it \"ok\" or \"violation PROPERTY LENGTH\"";
-  return "the README says " + expect;
+/// Why a run is not as documented: its verdict differs, or it documents none
+/// (empty, or not one of the two forms; SuiteRun::expected is then empty).
+std::string unexpected_because(const SuiteRun& run) {
+  if (run.expect.empty()) return "no verdict is documented for this run; give it \"ok\" or \"violation PROPERTY LENGTH\"";
+  if (!run.expected) return "the README's verdict '" + run.expect + "' is neither \"ok\" nor \"violation PROPERTY LENGTH\"";
+  return "the README says " + run.expect;
 }
 
 struct SuiteArgs {
@@ -45,9 +36,9 @@ bool run_one(const SpecEntry& e, const SuiteRun& run, unsigned threads, int& une
   for (const std::string& inv : run.invariants) info.constants.emplace_back("--invariant", inv);
   const CheckResult r = check_entry(e, values, info.options);
   if (r.outcome == Outcome::limit && stop_signalled()) return false;
-  const bool ok = as_expected(r, run.expect);
+  const bool ok = run.expected && run.expected->met_by(r);
   unexpected += ok ? 0 : 1;
-  std::cout << summary_row(r, info) << (ok ? "" : "   UNEXPECTED: " + unexpected_because(run.expect)) << std::endl;
+  std::cout << summary_row(r, info) << (ok ? "" : "   UNEXPECTED: " + unexpected_because(run)) << std::endl;
   return true;
 }
 

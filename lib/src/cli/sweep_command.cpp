@@ -18,7 +18,7 @@
 #include "cli/command_line.hpp"
 #include "cli/output.hpp"
 #include "cli/sweep_plan.hpp"
-#include "report/clip.hpp"
+#include "statecheck/detail/clip.hpp"
 
 namespace statecheck::cli {
 

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "report/clip.hpp"
+#include "statecheck/detail/clip.hpp"
 #include "statecheck/time.hpp"
 
 namespace statecheck::cli {

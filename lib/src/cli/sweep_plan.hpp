@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "statecheck/registry.hpp"
+#include "statecheck/spec_entry.hpp"
 
 namespace statecheck::cli {
 

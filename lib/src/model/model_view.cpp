@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "report/trace_builder.hpp"
+#include "model/transition_labels.hpp"
 
 namespace statecheck::detail {
 

@@ -3,9 +3,10 @@
 
 #include <algorithm>
 #include <new>
+#include <sstream>
 #include <stdexcept>
 
-#include "report/clip.hpp"
+#include "statecheck/detail/clip.hpp"
 #include "statecheck/detail/domains.hpp"
 #include "statecheck/time.hpp"
 
@@ -72,6 +73,7 @@ void build_spec(const std::string& spec, const std::string& constants, const std
 }
 
 void check_registration(SpecEntry& e, const std::function<void()>& build) {
+  for (SuiteRun& run : e.suite) run.expected = Expectation::parse(run.expect);
   std::vector<int> defaults;
   for (const ConstantInfo& c : e.constants) defaults.push_back(c.default_value);
   try {  // first, so that the messages below can use the spec's own name
@@ -91,6 +93,22 @@ void check_registration(SpecEntry& e, const std::function<void()>& build) {
 }
 
 }  // namespace detail
+
+std::optional<Expectation> Expectation::parse(const std::string& text) {
+  if (text == "ok") return Expectation{};
+  std::istringstream in(text);
+  std::string word, rest;
+  Expectation e{true, "", 0};
+  in >> word >> e.property >> e.length;
+  if (word != "violation" || in.fail() || in >> rest) return std::nullopt;
+  return e;
+}
+
+bool Expectation::met_by(const CheckResult& r) const {
+  if (!violation) return r.outcome == Outcome::ok;
+  return r.outcome == Outcome::violation && r.violation && r.violation->property == property &&
+         r.violation->length() == length;
+}
 
 CheckResult check_entry(const SpecEntry& e, const std::vector<int>& values, const CheckOptions& options) {
   CheckResult r;

@@ -3,7 +3,7 @@
 
 #include <exception>
 
-#include "report/clip.hpp"
+#include "statecheck/detail/clip.hpp"
 #include "statecheck/result.hpp"
 
 namespace statecheck::detail {

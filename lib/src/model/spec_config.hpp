@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "statecheck/registry.hpp"
+#include "statecheck/spec_entry.hpp"
 
 namespace statecheck::detail {
 

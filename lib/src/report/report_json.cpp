@@ -8,9 +8,9 @@
 #include "statecheck/report.hpp"
 #include "statecheck/version.hpp"
 
-#include "report/clip.hpp"
+#include "statecheck/detail/utf8.hpp"
 #include "report/json_value.hpp"
-#include "report/trace_builder.hpp"
+#include "model/transition_labels.hpp"
 
 namespace statecheck {
 

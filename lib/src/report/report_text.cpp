@@ -9,7 +9,7 @@
 #include "statecheck/report.hpp"
 #include "statecheck/time.hpp"
 
-#include "report/clip.hpp"
+#include "statecheck/detail/utf8.hpp"
 
 namespace statecheck {
 

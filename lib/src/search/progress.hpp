@@ -31,7 +31,7 @@ class Progress {
   }
   /// The spec self-checks of the level about to be expanded: `checked` of
   /// `planned` states done (planned 0: none running). The line says so, since
-  /// a self-checked state costs many expansions (tools/symmetry_check.hpp).
+  /// a self-checked state costs many expansions (model/symmetry_check.hpp).
   void publish_self_check(std::uint64_t checked, std::uint64_t planned) {
     self_checked_.store(checked, std::memory_order_relaxed);
     self_check_planned_.store(planned, std::memory_order_relaxed);

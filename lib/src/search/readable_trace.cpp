@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "report/trace_builder.hpp"
+#include "model/transition_labels.hpp"
 #include "search/memory_budget.hpp"
 #include "statecheck/detail/hash.hpp"
 

@@ -17,7 +17,6 @@
 #include "search/parallel_loops.hpp"
 #include "search/progress.hpp"
 #include "search/level_writer.hpp"
-#include "report/trace_builder.hpp"
 
 namespace statecheck::detail {
 

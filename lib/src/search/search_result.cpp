@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <fstream>
 
-#include "report/trace_builder.hpp"
+#include "model/trace_builder.hpp"
 #include "search/readable_trace.hpp"
 #include "search/search_state.hpp"
 

@@ -13,8 +13,8 @@
 #include "store/fault.hpp"
 #include "statecheck/detail/search.hpp"
 #include "search/self_check_plan.hpp"
-#include "tools/self_check.hpp"
-#include "tools/symmetry_check.hpp"
+#include "model/self_check.hpp"
+#include "model/symmetry_check.hpp"
 
 namespace statecheck::detail {
 

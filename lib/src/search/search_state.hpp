@@ -22,7 +22,7 @@
 #include "search/exchange.hpp"
 #include "search/memory_budget.hpp"
 #include "search/rank_set.hpp"
-#include "tools/self_check.hpp"
+#include "model/self_check.hpp"
 #include "search/forecast.hpp"
 #include "search/progress.hpp"
 #include "store/frontier_store.hpp"

@@ -1,5 +1,5 @@
 // lib/src/search/self_check_plan.hpp - which states of a level the spec
-// self-checks (tools/self_check.hpp) run on. The first `budget` states of the
+// self-checks (model/self_check.hpp) run on. The first `budget` states of the
 // run (--self-check N) are all checked, as before; after them every level
 // still has a sample, one state in `sample_rate` (at least one, at most
 // `budget`), evenly strided over the level's ranks, so an asymmetry that

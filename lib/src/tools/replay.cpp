@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "report/json_value.hpp"
-#include "report/clip.hpp"
+#include "statecheck/detail/clip.hpp"
 #include "statecheck/report.hpp"
 
 namespace statecheck::detail {

@@ -10,7 +10,7 @@
 #include <thread>
 
 #include "model/model_view.hpp"
-#include "report/trace_builder.hpp"
+#include "model/transition_labels.hpp"
 #include "statecheck/detail/search.hpp"
 #include "statecheck/detail/transitions.hpp"
 

@@ -91,7 +91,7 @@ inline constexpr std::size_t renaming_width = 32;
 struct ModelOps {
   const void* model = nullptr;
   /// Expires when `model` is destroyed: a trace rebuilt from it on demand
-  /// (report/replayed_trace.hpp) refuses to read a model that is gone.
+  /// (model/replayed_trace.hpp) refuses to read a model that is gone.
   std::weak_ptr<const void> model_alive;
   std::string name;
   std::size_t state_size = 0;

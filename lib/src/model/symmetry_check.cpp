@@ -1,5 +1,5 @@
-// Symmetry self-checks; see tools/symmetry_check.hpp.
-#include "tools/symmetry_check.hpp"
+// Symmetry self-checks; see model/symmetry_check.hpp.
+#include "model/symmetry_check.hpp"
 
 #include <algorithm>
 #include <cstring>

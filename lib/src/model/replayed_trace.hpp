@@ -1,4 +1,4 @@
-// lib/src/report/replayed_trace.hpp - a trace held as the path the search found
+// lib/src/model/replayed_trace.hpp - a trace held as the path the search found
 // (a concrete one: TraceBuilder has checked it step by step) and rebuilt a step
 // at a time whenever it is walked, so that printing a long counterexample holds
 // two states, not all of them (issue: --memory bounds the output too).

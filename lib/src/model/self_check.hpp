@@ -1,4 +1,4 @@
-// lib/src/tools/self_check.hpp - checks of the spec itself, run on the
+// lib/src/model/self_check.hpp - checks of the spec itself, run on the
 // first states of a search (--self-check N, default 1000): the assumptions
 // the checker relies on, which a spec can break silently.
 //  - Determinism: a transition applied twice to the same state gives the same
@@ -7,7 +7,7 @@
 //    equal to its parent (a stuttering step) hashes like the parent; two states
 //    with equal fingerprints compare equal (else the encoding drops a field).
 //  - Pure properties: every invariant and goal gives the same answer twice.
-//  - Symmetry, when the spec declares some: tools/symmetry_check.hpp.
+//  - Symmetry, when the spec declares some: model/symmetry_check.hpp.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// lib/src/tools/symmetry_check.hpp - the self-checks of a spec's declared
+// lib/src/model/symmetry_check.hpp - the self-checks of a spec's declared
 // symmetry (statecheck/symmetry.hpp). The reduction is sound only when
 // renaming the symmetric ids commutes with the spec: a guard, effect or
 // property that names one id (`s.leader == ScmId(0)`), a std::array indexed
@@ -22,7 +22,7 @@
 #include <optional>
 
 #include "model/model_view.hpp"
-#include "tools/self_check.hpp"
+#include "model/self_check.hpp"
 
 namespace statecheck::detail {
 

@@ -1,4 +1,4 @@
-// lib/src/report/clip.hpp - user- or spec-provided text inside a one-line
+// statecheck/detail/clip.hpp - user- or spec-provided text inside a one-line
 // message, a trace line or a JSON string.
 #pragma once
 

@@ -1,12 +1,12 @@
 // A trace rebuilt from its path on every walk; see replayed_trace.hpp.
-#include "report/replayed_trace.hpp"
+#include "model/replayed_trace.hpp"
 
 #include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <string>
 
-#include "report/trace_builder.hpp"
+#include "model/transition_labels.hpp"
 
 namespace statecheck::detail {
 

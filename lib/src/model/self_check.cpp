@@ -1,10 +1,10 @@
-// Spec self-checks; see tools/self_check.hpp.
-#include "tools/self_check.hpp"
+// Spec self-checks; see model/self_check.hpp.
+#include "model/self_check.hpp"
 
 #include <cstring>
 
 #include "statecheck/report.hpp"
-#include "tools/symmetry_check.hpp"
+#include "model/symmetry_check.hpp"
 
 namespace statecheck::detail {
 
