@@ -3,6 +3,8 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
+#include <chrono>
 #include <cstdint>
 
 #include "types.hpp"
@@ -16,7 +18,17 @@ struct Datanode {
       (statecheck::bounded_vec<Cmd, max_channel>, cmds),      // FIFO, SCM -> datanode
       (statecheck::bounded_set<QDel, max_queued>, del_q),     // sorted by id (ids are unique): threads run any
       (statecheck::bounded_vec<Report, max_channel>, reports),  // FIFO, datanode -> SCM
-      (std::uint8_t, term));  // the SCM leader term this datanode knows (StateContext)
+      (std::uint8_t, term),  // the SCM leader term this datanode knows (StateContext)
+      // The timed reading only (README "Timed reading"); untimed, these stay empty, false, stopped.
+      // With `timed`, `cmds` is SCM's CommandQueue for this datanode and `inbox` the
+      // datanode's own command queue, filled by the heartbeat's reply.
+      (statecheck::bounded_vec<Cmd, max_channel>, inbox),
+      (bool, down),                     // its heartbeats do not reach SCM (an outage)
+      (bool, dead),                     // SCM declared it DEAD (dead-node interval)
+      (statecheck::clock<Hb>, hb),      // since the last heartbeat (down), or since work waited for one
+      (statecheck::clock<Stall>, stall),   // the inbox's head has waited this long
+      (statecheck::clock<ScmWait>, del_age),  // SCM's pending DELETE op on this datanode (C1)
+      (statecheck::clock<Copy>, copy));  // the push replication streaming to this datanode
   friend bool operator==(const Datanode&, const Datanode&) = default;
 };
 
@@ -46,7 +58,12 @@ struct State {
       (std::uint8_t, failovers_left),
       (std::uint8_t, term),       // the SCM leader's term; a failover raises it
       (bool, untracked_delete),   // ghost: a datanode deleted a replica SCM had no pending DELETE for
-      (bool, resend_at_rf));      // ghost: ExpireDelete resent while |scm| <= RF
+      (bool, resend_at_rf),       // ghost: ExpireDelete resent while |scm| <= RF
+      // The timed reading only:
+      (std::array<statecheck::clock<CmdAge>, max_ids>, cmd_age),  // DEL#(i+1) since SCM sent it
+      (statecheck::clock<RmWait>, rm_wait),  // since the last failover (stopped: the leader is old)
+      (std::uint8_t, outages_left),
+      (bool, late_exchange));  // ghost: one heartbeat delivered a GONE that completed the op and fetched a live DELETE
   friend bool operator==(const State&, const State&) = default;
 };
 
@@ -67,6 +84,17 @@ struct Config {
   bool clock_skew = false;    // datanode clocks lag SCM's by more than the datanode offset
   int failovers = 0;          // SCM leader changes
   bool prompt_dispatch = false;  // a report is processed only after the datanode took every queued command
+  // The timed reading (README "Timed reading"): off by default, and then none of the below matters.
+  bool timed = false;
+  statecheck::duration unit = std::chrono::seconds(30);
+  statecheck::duration heartbeat = std::chrono::seconds(30);      // hdds.heartbeat.interval
+  statecheck::duration scm_deadline = std::chrono::minutes(12);   // ReplicationManager's event timeout
+  statecheck::duration dn_offset = std::chrono::minutes(6);       // datanode deadline = SCM deadline - offset
+  statecheck::duration dead_interval = std::chrono::minutes(10);  // ozone.scm.dead.node.interval
+  statecheck::duration rm_wait = std::chrono::minutes(5);         // hdds.scm.wait.time.after.safemode.exit
+  statecheck::duration dispatch_stall = std::chrono::seconds(30); // a datanode's dispatcher takes its queue's head within this
+  statecheck::duration copy_time = std::chrono::minutes(1);       // a push replication takes at least this (0: no bound)
+  int outages = 1;  // heartbeat outages (a datanode's heartbeats stop reaching SCM for a while)
 
   // A scenario switches its fault or ordering on, on top of the constants.
   int volume_failure_budget() const {
@@ -78,6 +106,7 @@ struct Config {
   // Every DeleteContainerCommand has its own id: RM deletes, resends, one per move.
   int max_delete_id() const { return rm_deletes + resends + moves; }
   bool push() const { return replication == Replication::push; }
+  statecheck::duration dn_deadline() const { return scm_deadline - dn_offset; }
 };
 
 inline const auto config = statecheck::constants<Config>(
@@ -109,7 +138,26 @@ inline const auto config = statecheck::constants<Config>(
     statecheck::integer("failovers", &Config::failovers, 0, 1,
                         "SCM leader changes: in-memory pending ops and moves are lost, the term rises"),
     statecheck::boolean("prompt_dispatch", &Config::prompt_dispatch,
-                        "SCM processes a datanode's report only once its handlers took every command queued for it"));
+                        "SCM processes a datanode's report only once its handlers took every command queued for it"),
+    statecheck::boolean("timed", &Config::timed,
+                        "the timed reading: heartbeat exchanges, a dispatch step and the durations below"),
+    statecheck::duration_constant("unit", &Config::unit, std::chrono::seconds(1), std::chrono::minutes(10),
+                                  "timed: the time unit clocks count in"),
+    statecheck::duration_constant("heartbeat", &Config::heartbeat, std::chrono::seconds(1), std::chrono::minutes(10),
+                                  "timed: a datanode with something to exchange heartbeats within this"),
+    statecheck::duration_constant("scm_deadline", &Config::scm_deadline, std::chrono::seconds(1), std::chrono::hours(2),
+                                  "timed: SCM resends a pending DELETE once it is this old"),
+    statecheck::duration_constant("dn_offset", &Config::dn_offset, std::chrono::seconds(0), std::chrono::hours(2),
+                                  "timed: a command's datanode deadline is the SCM deadline minus this"),
+    statecheck::duration_constant("dead_interval", &Config::dead_interval, std::chrono::seconds(1), std::chrono::hours(2),
+                                  "timed: a datanode without a heartbeat this long is DEAD; its SCM command queue is cleared"),
+    statecheck::duration_constant("rm_wait", &Config::rm_wait, std::chrono::seconds(1), std::chrono::hours(2),
+                                  "timed: a new SCM leader's ReplicationManager waits this long before it acts"),
+    statecheck::duration_constant("dispatch_stall", &Config::dispatch_stall, std::chrono::seconds(1), std::chrono::hours(2),
+                                  "timed: the longest a datanode's dispatcher leaves its queue's head waiting"),
+    statecheck::duration_constant("copy_time", &Config::copy_time, std::chrono::seconds(0), std::chrono::hours(2),
+                                  "timed: the shortest push replication (0: no lower bound)"),
+    statecheck::integer("outages", &Config::outages, 0, 2, "timed: heartbeat outages (a datanode out of touch)"));
 
 /// The move of container k is in phase p (false: no move).
 inline bool in_phase(const Container& k, Phase p) { return !k.move.empty() && k.move.front().phase == p; }
@@ -194,9 +242,31 @@ inline bool add_deletes_source(const State& s, DnId d, const Report& r) {
   return after.size() == rf;
 }
 
+/// Timed: datanode d has something to exchange with SCM (commands queued for
+/// it, reports to send, a new term to learn).
+inline bool has_work(const State& s, DnId d) {
+  const Datanode& n = s.dn[d];
+  return !n.cmds.empty() || !n.reports.empty() || n.term < s.term;
+}
+
+/// Timed: work now waits on d. A connected datanode heartbeats every 30 s (and
+/// at once after an ICR), so from an arbitrary moment its next heartbeat comes
+/// within `heartbeat`: an idle connected datanode's clock starts here.
+inline void touch(State& s, DnId d) {
+  Datanode& n = s.dn[d];
+  if (!n.down && !n.dead && !n.hb.running()) n.hb.reset();
+}
+
 /// ReplicationManager (or MoveManager) sends DEL#id for container ct to d.
-inline void send_delete(State& s, CtrId ct, DnId d) {
+/// Timed: the command's age (its datanode deadline) and the pending op's age
+/// (its SCM deadline) start now.
+inline void send_delete(State& s, CtrId ct, DnId d, bool timed = false) {
   s.dn[d].cmds.push_back(Cmd{s.next_id, ct, d, s.term, false});
+  if (timed) {
+    s.cmd_age[s.next_id - 1].reset();
+    s.dn[d].del_age.reset();
+    touch(s, d);
+  }
   ++s.next_id;
   s.c[ct].pend_del.insert(d);
 }
@@ -206,27 +276,142 @@ inline void send_delete(State& s, CtrId ct, DnId d) {
 /// A REPL starts the import on its target: pull, d is the target and pulls;
 /// push, d is the source and streams the replica, which it must hold (a push
 /// from a source that lost it fails; the move's timeout is not modelled).
-inline void receive(State& s, DnId d, const Cmd& cmd) {
+inline void receive(State& s, DnId d, const Cmd& cmd, bool timed = false) {
   Datanode& node = s.dn[d];
   node.term = std::max(node.term, cmd.term);
   if (cmd.is_delete()) {
     node.del_q.insert(QDel{cmd.id, cmd.c, cmd.term, cmd.expired, s.c[cmd.c].has.contains(d)});
   } else if (cmd.tgt == d || s.c[cmd.c].has.contains(d)) {
     s.c[cmd.c].importing.insert(cmd.tgt);
+    if (timed) s.dn[cmd.tgt].copy.reset();  // the replication starts streaming
   }
 }
 
-/// Room for the command at channel position `pos` to be received.
-inline bool can_receive(const State& s, DnId d, int pos) {
+/// The queue the datanode's dispatcher takes commands from: untimed, the
+/// channel from SCM itself; timed, the datanode's own queue the heartbeat filled.
+inline const statecheck::bounded_vec<Cmd, max_channel>& dispatch_queue(const Datanode& n, bool timed) {
+  return timed ? n.inbox : n.cmds;
+}
+inline statecheck::bounded_vec<Cmd, max_channel>& dispatch_queue(Datanode& n, bool timed) {
+  return timed ? n.inbox : n.cmds;
+}
+
+/// Room for the command at queue position `pos` to be received.
+inline bool can_receive(const State& s, DnId d, int pos, bool timed = false) {
   const Datanode& n = s.dn[d];
-  if (pos >= n.cmds.size()) return false;
-  return !n.cmds[pos].is_delete() || n.del_q.size() < n.del_q.capacity();
+  const auto& q = dispatch_queue(n, timed);
+  if (pos >= q.size()) return false;
+  return !q[pos].is_delete() || n.del_q.size() < n.del_q.capacity();
+}
+
+/// The dispatcher takes the command at `pos`. Timed: the stall clock times
+/// the new head, if any.
+inline void dispatch(State& s, DnId d, int pos, bool timed) {
+  auto& q = dispatch_queue(s.dn[d], timed);
+  const Cmd cmd = q[pos];
+  q.erase(pos);
+  if (timed) {
+    if (s.dn[d].inbox.empty()) s.dn[d].stall.stop();
+    else if (pos == 0) s.dn[d].stall.reset();
+  }
+  receive(s, d, cmd, timed);
+}
+
+/// Timed: a DELETE id's age clock runs while a live (unexpired) copy of it is
+/// on its way, queued or waiting for a delete thread; stopped otherwise.
+inline bool delete_live(const State& s, int id) {
+  for (const Datanode& n : s.dn) {
+    for (const Cmd& c : n.cmds)
+      if (c.id == id && !c.expired) return true;
+    for (const Cmd& c : n.inbox)
+      if (c.id == id && !c.expired) return true;
+    for (const QDel& q : n.del_q)
+      if (q.id == id && !q.expired) return true;
+  }
+  return false;
+}
+inline void tidy_ages(State& s) {
+  for (int i = 0; i < max_ids; ++i)
+    if (s.cmd_age[static_cast<std::size_t>(i)].running() && !delete_live(s, i + 1))
+      s.cmd_age[static_cast<std::size_t>(i)].stop();
 }
 
 /// A fault (volume failure, replica loss) removes the replica of ct on d.
-inline void lose_replica(State& s, CtrId ct, DnId d) {
+inline void lose_replica(State& s, CtrId ct, DnId d, bool timed = false) {
   s.c[ct].has.erase(d);
   s.dn[d].reports.push_back(Report{ReportKind::gone, ct});
+  if (timed) touch(s, d);
+}
+
+/// SCM processes the oldest report of d (the untimed ScmReport, and each report
+/// a timed heartbeat carries). GONE completes the pending DELETE, whichever
+/// command removed the replica; ADDED runs MoveManager.handleSuccessfulAdd.
+inline void process_report(State& s, DnId d, bool timed) {
+  const Report r = s.dn[d].reports.front();
+  const bool delete_source = add_deletes_source(s, d, r);
+  s.dn[d].reports.pop_front();
+  Container& box = s.c[r.c];
+  if (r.kind == ReportKind::gone) {
+    box.scm.erase(d);
+    box.pend_del.erase(d);
+    if (timed) s.dn[d].del_age.stop();
+    if (deleting_from(box, d)) {
+      box.move.clear();
+      box.result = MoveResult::completed;
+    }
+    return;
+  }
+  box.scm.insert(d);
+  box.pend_add.erase(d);
+  if (!adding_to(box, d)) return;
+  if (delete_source) {
+    send_delete(s, r.c, box.move.front().src, timed);
+    box.move.front().phase = Phase::deleting;
+    return;
+  }
+  box.result = box.scm.contains(box.move.front().src) ? MoveResult::failed : MoveResult::completed;
+  box.move.clear();
+}
+
+/// Timed: one heartbeat of d (SCMDatanodeHeartbeatDispatcher.dispatch): the
+/// reply carries every command SCM queued for d, appended to d's own queue, and
+/// SCM processes every report the heartbeat carries; d learns the leader's term.
+/// (Commands that processing queues go to other datanodes, the move's source,
+/// so fetching first or processing first comes to the same.)
+inline void exchange(State& s, DnId d) {
+  bool fetched_live_delete = false;
+  {
+    Datanode& n = s.dn[d];
+    const bool was_empty = n.inbox.empty();
+    for (const Cmd& c : n.cmds) {
+      n.inbox.push_back(c);
+      if (c.is_delete() && !c.expired) fetched_live_delete = true;
+    }
+    n.cmds.clear();
+    if (was_empty && !n.inbox.empty()) n.stall.reset();
+    n.term = std::max(n.term, s.term);
+  }
+  while (!s.dn[d].reports.empty()) {
+    const Report r = s.dn[d].reports.front();
+    const bool completes = r.kind == ReportKind::gone && s.c[r.c].pend_del.contains(d);
+    process_report(s, d, true);
+    if (completes && fetched_live_delete) s.late_exchange = true;
+  }
+  s.dn[d].hb.stop();  // nothing waits for a heartbeat now
+}
+
+/// Timed: the heartbeat fits the model's bounded queues (d's own queue, and the
+/// source's channel for the DELETE a move's ADDED report sends).
+inline bool exchange_fits(const State& s, DnId d, int cap) {
+  const Datanode& n = s.dn[d];
+  if (n.inbox.size() + n.cmds.size() > max_channel) return false;
+  State t = s;
+  while (!t.dn[d].reports.empty()) {
+    const Report& r = t.dn[d].reports.front();
+    if (add_deletes_source(t, d, r) && t.dn[t.c[r.c].move.front().src].cmds.size() >= cap) return false;
+    process_report(t, d, true);
+  }
+  return true;
 }
 
 }  // namespace specs::hdds::stale_delete

@@ -15,6 +15,7 @@ inline constexpr int max_containers = 3;
 inline constexpr int max_channel = 4;  // per datanode and direction
 inline constexpr int max_queued = 6;   // delete commands waiting for the delete threads
 inline constexpr int rf = 3;           // CLOSED RATIS/THREE container
+inline constexpr int max_ids = 8;      // DELETE ids a timed run may hand out (one clock each)
 
 /// Datanodes, printed d1, d2, ...
 struct Dn {
@@ -70,5 +71,14 @@ struct Move {
   friend bool operator==(const Move&, const Move&) = default;
 };
 using MoveSlot = statecheck::bounded_vec<Move, 1>;  // empty: no move in progress
+
+// The clock kinds of the timed reading (README "Timed reading"); every clock
+// stays stopped unless `timed` is set. Each kind is compared only with its own bounds.
+struct Hb {};        // a datanode's time since its last heartbeat, or since work waited for one
+struct Stall {};     // time the head of a datanode's command queue has waited for the dispatcher
+struct ScmWait {};   // age of SCM's pending DELETE op (its 12-minute SCM deadline)
+struct CmdAge {};    // age of a DELETE command since SCM sent it (its datanode deadline)
+struct Copy {};      // time a push replication has been streaming to its target
+struct RmWait {};    // time since a new SCM leader took over (ReplicationManager's wait)
 
 }  // namespace specs::hdds::stale_delete
