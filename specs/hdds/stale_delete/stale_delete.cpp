@@ -39,4 +39,18 @@ STATECHECK_REGISTER(
      {"MoveCompletedImpliesReplicated"}},
     // Finding: a failover while a GONE report is late lets the new leader delete a second replica.
     {{{"variant", "patched"}, {"replication", "pull"}, {"failovers", "1"}, {"rm_deletes", "2"}},
-     "violation MoveCompletedImpliesReplicated 15", {"MoveCompletedImpliesReplicated"}});
+     "violation MoveCompletedImpliesReplicated 15", {"MoveCompletedImpliesReplicated"}},
+    // The timed reading (README "Timed reading"), with Ozone's default timeouts.
+    {{{"timed", "true"}, {"variant", "as-is"}}, "violation NoUntrackedDelete 16"},
+    {{{"timed", "true"}, {"variant", "as-is"}, {"replication", "pull"}}, "violation NoUntrackedDelete 16"},
+    {{{"timed", "true"}, {"variant", "as-is"}}, "violation MoveCompletedImpliesReplicated 21",
+     {"MoveCompletedImpliesReplicated"}},
+    {{{"timed", "true"}, {"variant", "patched"}}, "ok"},
+    {{{"timed", "true"}, {"variant", "patched"}, {"replication", "pull"}}, "ok"},
+    // The boundary: the dispatcher stalls as long as a push takes (copy_time 1 min).
+    {{{"timed", "true"}, {"variant", "patched"}, {"dispatch_stall", "1m"}}, "violation NoUntrackedDelete 16"},
+    {{{"timed", "true"}, {"variant", "patched"}, {"dispatch_stall", "1m"}},
+     "violation MoveCompletedImpliesReplicated 21", {"MoveCompletedImpliesReplicated"}},
+    // The failover finding survives ReplicationManager's 5-minute wait: V's outage is longer.
+    {{{"timed", "true"}, {"variant", "patched"}, {"replication", "pull"}, {"failovers", "1"}, {"rm_deletes", "2"}},
+     "violation MoveCompletedImpliesReplicated 24", {"MoveCompletedImpliesReplicated"}});
