@@ -178,6 +178,28 @@ TEST_CASE("timed: without an outage no report is late, and no DELETE is ever for
   REQUIRE(r.violation->property == "ForgottenDeleteQueued");
 }
 
+// The dead-node rule: an outage ends by dead_interval, with a heartbeat or with
+// NodeDead. A report is late only if the outage spans the 6 minutes from
+// before DEL#1 runs (at most its datanode deadline) to the 12-minute SCM
+// deadline, so below a 6-minute dead-node interval no report is ever late.
+TEST_CASE("timed: a dead-node interval below the datanode offset leaves no late report", "[stale-delete][timed]") {
+  auto c = timed(sd::Variant::as_is);
+  c.dead_interval = 5min + 30s;
+  const auto r = run(sd::make_spec(c), opts("MoveCompletedImpliesReplicated"));
+  REQUIRE(r.outcome == statecheck::Outcome::violation);
+  REQUIRE(r.violation->kind == statecheck::Violation::Kind::goal);
+  REQUIRE(r.violation->property == "LateReportInExchange");
+  c.dead_interval = 6min;  // closed bounds: at exactly 6 min DEL#1 still runs and d1 is not yet dead
+  require_violation(run(sd::make_spec(c), opts("MoveCompletedImpliesReplicated")), "MoveCompletedImpliesReplicated",
+                    21);
+  // A dead datanode still runs a DELETE whose pending op SCM dropped with it:
+  // untracked, but of a replica SCM no longer counts (README).
+  const auto d = run(sd::make_spec(c));
+  require_violation(d, "NoUntrackedDelete", 6);
+  REQUIRE(test::labels(d.violation->trace) == Labels{"RMDelete(c=C1, dn=d1)", "Disconnect(dn=d1)", "DnDispatch(dn=d1)",
+                                                     "+6 min", "NodeDead(dn=d1)", "DnRunDelete(dn=d1, id=1)"});
+}
+
 TEST_CASE("timed: the refused combinations", "[stale-delete][timed]") {
   auto two = timed(sd::Variant::patched);
   two.containers = 2;
