@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 #include <utility>
@@ -198,6 +199,28 @@ TEST_CASE("timed: a dead-node interval below the datanode offset leaves no late 
   require_violation(d, "NoUntrackedDelete", 6);
   REQUIRE(test::labels(d.violation->trace) == Labels{"RMDelete(c=C1, dn=d1)", "Disconnect(dn=d1)", "DnDispatch(dn=d1)",
                                                      "+6 min", "NodeDead(dn=d1)", "DnRunDelete(dn=d1, id=1)"});
+}
+
+// The RM-wait rule: a new leader's ReplicationManager waits rm_wait. The
+// failover finding needs its second delete and the whole move (copy_time 1 min)
+// before d1's outage ends (at most dead_interval, 10 min): it fails up to a
+// 9-minute wait and holds from 9 min 30 s. One run each, 2 threads (341k-752k orbits).
+TEST_CASE("timed: the failover finding survives ReplicationManager's wait up to 9 minutes", "[stale-delete][timed]") {
+  auto c = timed(sd::Variant::patched, sd::Replication::pull);
+  c.failovers = 1;
+  c.rm_deletes = 2;
+  auto o = opts("MoveCompletedImpliesReplicated");
+  o.threads = 2;
+  const auto r = statecheck::check(sd::make_spec(c), o);
+  require_violation(r, "MoveCompletedImpliesReplicated", 24);
+  REQUIRE(r.stats.distinct == 341043);
+  const Labels steps = test::labels(r.violation->trace);
+  REQUIRE(std::count(steps.begin(), steps.end(), "ScmFailover") == 1);
+  REQUIRE(std::count(steps.begin(), steps.end(), "+5 min") == 1);  // the wait, then RMDelete(d2)
+  c.rm_wait = 9min;
+  require_violation(statecheck::check(sd::make_spec(c), o), "MoveCompletedImpliesReplicated", 24);
+  c.rm_wait = 9min + 30s;
+  REQUIRE(statecheck::check(sd::make_spec(c), o).outcome == statecheck::Outcome::ok);  // every goal reached too
 }
 
 TEST_CASE("timed: the refused combinations", "[stale-delete][timed]") {
