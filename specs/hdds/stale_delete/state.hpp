@@ -249,9 +249,9 @@ inline bool has_work(const State& s, DnId d) {
   return !n.cmds.empty() || !n.reports.empty() || n.term < s.term;
 }
 
-/// Timed: work now waits on d. A connected datanode heartbeats every 30 s (and
-/// at once after an ICR), so from an arbitrary moment its next heartbeat comes
-/// within `heartbeat`: an idle connected datanode's clock starts here.
+/// Timed: work now waits on d. A connected datanode heartbeats every 30 s at a
+/// phase the model does not know, so from an arbitrary moment its next heartbeat
+/// comes within `heartbeat`: an idle connected datanode's clock starts here.
 inline void touch(State& s, DnId d) {
   Datanode& n = s.dn[d];
   if (!n.down && !n.dead && !n.hb.running()) n.hb.reset();
