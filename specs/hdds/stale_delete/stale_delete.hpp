@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "state.hpp"
+#include "rules.hpp"
 
 namespace specs::hdds::stale_delete {
 
@@ -349,31 +349,8 @@ inline auto make_spec(const Config& cfg) {
                                if (s.c[k].result == MoveResult::completed) return true;
                              return false;
                            }),
-          statecheck::goal("ForgottenDeleteQueued",
-                           [](const State& s) {
-                             for (int i = 0; i < s.dn.size(); ++i) {
-                               const DnId d(i);
-                               for (const Cmd& cmd : s.dn[d].cmds)
-                                 if (cmd.is_delete() && !cmd.expired && !s.c[cmd.c].pend_del.contains(d)) return true;
-                               for (const Cmd& cmd : s.dn[d].inbox)
-                                 if (cmd.is_delete() && !cmd.expired && !s.c[cmd.c].pend_del.contains(d)) return true;
-                               for (const QDel& q : s.dn[d].del_q)
-                                 if (!q.expired && !s.c[q.c].pend_del.contains(d)) return true;
-                             }
-                             return false;
-                           }),
-          // The bug window: a live DELETE that SCM does not track is queued on a
-          // datanode that holds the replica again, where the as-is handler deletes.
-          statecheck::goal("BugWindow", [](const State& s) {
-            for (int i = 0; i < s.dn.size(); ++i) {
-              const DnId d(i);
-              for (const QDel& q : s.dn[d].del_q)
-                if (!q.expired && q.term >= s.dn[d].term && s.c[q.c].has.contains(d) &&
-                    !s.c[q.c].pend_del.contains(d))
-                  return true;
-            }
-            return false;
-          }),
+          statecheck::goal("ForgottenDeleteQueued", forgotten_delete_queued),
+          statecheck::goal("BugWindow", in_bug_window),
           // Timed only (untimed it holds at once): one heartbeat delivered the
           // late GONE that completed the pending DELETE and fetched a live DELETE.
           statecheck::goal("LateReportInExchange", [timed](const State& s) { return !timed || s.late_exchange; })),
