@@ -11,8 +11,15 @@ namespace test {
 /// (stdout and stderr together, as a user sees them).
 using Run = Finished;
 
-/// `binary args` as a user types them (support/process.hpp runs it).
-inline Run run(const std::string& binary, const std::string& args) { return run_to_end(binary, args); }
+/// `binary args` as a user types them, through /bin/sh: `binary` may start
+/// with environment settings ("STATECHECK_FAULT=x /path/statecheck") and
+/// `args` may hold redirections, `;` or `$?` (peak_rss is then the shell's).
+inline Run run(const std::string& binary, const std::string& args) {
+  const TempDir dir("run");
+  Child child("/bin/sh", {"-c", binary + " " + args}, dir.sub("out"));
+  const Child::End end = child.wait();
+  return {end.code, end.out, end.peak_rss};
+}
 
 inline Run statecheck(const std::string& args) { return run(STATECHECK_BIN, args); }
 
