@@ -5,42 +5,38 @@
 // trace looks a rank up, once per level, so a lookup scans the level.
 #pragma once
 
-#include <bit>
 #include <cstdint>
 #include <optional>
 #include <vector>
 
-#include "store/trace_log.hpp"
+#include "store/elias_fano.hpp"
+#include "store/trace_log.hpp"  // PackedBits
 
 namespace statecheck::detail {
 
 class RankSet {
  public:
   /// `ranks` ascending, each below `universe`.
-  RankSet(const std::vector<std::uint64_t>& ranks, std::uint64_t universe) : count_(ranks.size()), universe_(universe) {
-    const std::uint64_t per = count_ == 0 ? 0 : universe / count_;
-    low_bits_ = per <= 1 ? 0 : static_cast<unsigned>(std::bit_width(per) - 1);
+  RankSet(const std::vector<std::uint64_t>& ranks, std::uint64_t universe)
+      : count_(ranks.size()), universe_(universe), low_bits_(elias_fano::low_bits(count_, universe)) {
     low_.assign(count_, low_bits_);
-    high_.assign(static_cast<std::size_t>(((universe >> low_bits_) + count_) / 64 + 1), 0);
+    high_.assign(static_cast<std::size_t>(elias_fano::high_words(count_, universe, low_bits_)), 0);
     for (std::uint64_t i = 0; i < count_; ++i) {
       low_.set(i, ranks[i] & ((std::uint64_t{1} << low_bits_) - 1));
-      const std::uint64_t bit = (ranks[i] >> low_bits_) + i;
+      const std::uint64_t bit = elias_fano::high_bit(ranks[i], i, low_bits_);
       high_[static_cast<std::size_t>(bit / 64)] |= std::uint64_t{1} << (bit % 64);
     }
   }
 
   /// The index of `rank` among the ranks held, if held.
   std::optional<std::uint64_t> find(std::uint64_t rank) const {
-    std::uint64_t i = 0;
-    for (std::size_t w = 0; w < high_.size() && i < count_; ++w) {
-      for (std::uint64_t bits = high_[w]; bits != 0 && i < count_; bits &= bits - 1, ++i) {
-        const std::uint64_t high = w * 64 + static_cast<std::uint64_t>(std::countr_zero(bits)) - i;
-        const std::uint64_t value = (high << low_bits_) | low_.get(i);
-        if (value == rank) return i;
-        if (value > rank) return std::nullopt;
-      }
-    }
-    return std::nullopt;
+    std::optional<std::uint64_t> found;
+    elias_fano::for_each_position(high_, count_, [&](std::uint64_t i, std::uint64_t position) {
+      const std::uint64_t value = elias_fano::value(position, i, low_bits_, low_.get(i));
+      if (value == rank) found = i;
+      return value < rank;
+    });
+    return found;
   }
 
   std::size_t bytes() const { return low_.bytes() + high_.size() * sizeof(std::uint64_t); }
@@ -49,18 +45,17 @@ class RankSet {
   std::vector<std::uint64_t> values() const {
     std::vector<std::uint64_t> out;
     out.reserve(static_cast<std::size_t>(count_));
-    for (std::size_t w = 0; w < high_.size() && out.size() < count_; ++w)
-      for (std::uint64_t bits = high_[w]; bits != 0 && out.size() < count_; bits &= bits - 1) {
-        const std::uint64_t high = w * 64 + static_cast<std::uint64_t>(std::countr_zero(bits)) - out.size();
-        out.push_back((high << low_bits_) | low_.get(out.size()));
-      }
+    elias_fano::for_each_position(high_, count_, [&](std::uint64_t i, std::uint64_t position) {
+      out.push_back(elias_fano::value(position, i, low_bits_, low_.get(i)));
+      return true;
+    });
     return out;
   }
 
  private:
   std::uint64_t count_;
   std::uint64_t universe_;
-  unsigned low_bits_ = 0;
+  unsigned low_bits_;
   PackedBits low_;
   std::vector<std::uint64_t> high_;
 };

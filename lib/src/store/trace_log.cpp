@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <initializer_list>
+#include <optional>
 #include <stdexcept>
 
 #include "statecheck/detail/hash.hpp"
@@ -20,10 +21,6 @@ namespace statecheck::detail {
 namespace {
 unsigned bits_for(std::uint64_t limit) {  // bits to store values 0..limit-1
   return limit <= 1 ? 0u : static_cast<unsigned>(std::bit_width(limit - 1));
-}
-
-std::uint64_t high_words_for(std::uint64_t count, std::uint64_t parent_count, unsigned low_bits) {
-  return (count + (parent_count >> low_bits) + 1) / 64 + 1;
 }
 
 [[noreturn]] void spill_failed(const std::string& what, const std::string& file) {
@@ -47,12 +44,9 @@ void TraceLog::begin_level(std::uint64_t count, std::uint64_t parent_count, std:
   Level l;
   l.count = count;
   l.tid_limit = tid_limit;
-  // Elias-Fano: log2(universe / count) low bits; the high parts in unary.
-  l.low_bits = count == 0 || parent_count <= count
-                   ? 0u
-                   : static_cast<unsigned>(std::bit_width(parent_count / count) - 1);
+  l.low_bits = elias_fano::low_bits(count, parent_count);
   l.low.assign(count, l.low_bits);
-  l.high.assign(static_cast<std::size_t>(high_words_for(count, parent_count, l.low_bits)), 0);
+  l.high.assign(static_cast<std::size_t>(elias_fano::high_words(count, parent_count, l.low_bits)), 0);
   l.tids.assign(count, bits_for(tid_limit));
   ram_bytes_ += l.ram_bytes();
   levels_.push_back(std::move(l));
@@ -66,7 +60,7 @@ bool TraceLog::add_level(Level l, std::uint64_t parent_count) {
   if (l.low.width() != l.low_bits || l.tids.width() != bits_for(l.tid_limit) ||
       l.low.words().size() != PackedBits::words_for(l.count, l.low_bits) ||
       l.tids.words().size() != PackedBits::words_for(l.count, l.tids.width()) ||
-      l.high.size() != high_words_for(l.count, parent_count, l.low_bits))
+      l.high.size() != elias_fano::high_words(l.count, parent_count, l.low_bits))
     return false;
   std::uint64_t ones = 0;
   for (std::uint64_t w : l.high) ones += static_cast<std::uint64_t>(std::popcount(w));
@@ -77,19 +71,9 @@ bool TraceLog::add_level(Level l, std::uint64_t parent_count) {
 }
 
 TraceLog::Step TraceLog::decode(const Level& l, std::uint64_t rank) const {
-  // Position of the (rank + 1)-th set bit of the high parts (select).
-  std::uint64_t seen = 0;
-  std::size_t word = 0;
-  for (;; ++word) {
-    if (word == l.high.size()) throw std::runtime_error("the trace log is inconsistent (a record is missing)");
-    const auto ones = static_cast<std::uint64_t>(std::popcount(l.high[word]));
-    if (seen + ones > rank) break;
-    seen += ones;
-  }
-  std::uint64_t bits = l.high[word];
-  for (std::uint64_t skip = rank - seen; skip > 0; --skip) bits &= bits - 1;  // drop lower set bits
-  const std::uint64_t position = word * 64 + static_cast<std::uint64_t>(std::countr_zero(bits));
-  const std::uint64_t parent = ((position - rank) << l.low_bits) | l.low.get(rank);
+  const std::optional<std::uint64_t> position = elias_fano::select(l.high, rank);
+  if (!position) throw std::runtime_error("the trace log is inconsistent (a record is missing)");
+  const std::uint64_t parent = elias_fano::value(*position, rank, l.low_bits, l.low.get(rank));
   return {parent, static_cast<std::uint32_t>(l.tids.get(rank))};
 }
 
@@ -107,15 +91,12 @@ std::vector<TraceLog::Step> TraceLog::records(std::uint32_t level) const {
   const Level& l = levels_[level - 1].spilled ? copy : levels_[level - 1];
   std::vector<Step> out;
   out.reserve(static_cast<std::size_t>(l.count));
-  for (std::size_t word = 0; word < l.high.size() && out.size() < l.count; ++word) {
-    for (std::uint64_t bits = l.high[word]; bits != 0 && out.size() < l.count; bits &= bits - 1) {
-      const std::uint64_t rank = out.size();
-      const std::uint64_t position = word * 64 + static_cast<std::uint64_t>(std::countr_zero(bits));
-      const auto tid = static_cast<std::uint32_t>(l.tids.get(rank));
-      if (tid >= l.tid_limit) throw std::runtime_error("the trace log is inconsistent (a transition id is out of range)");
-      out.push_back({((position - rank) << l.low_bits) | l.low.get(rank), tid});
-    }
-  }
+  elias_fano::for_each_position(l.high, l.count, [&](std::uint64_t rank, std::uint64_t position) {
+    const auto tid = static_cast<std::uint32_t>(l.tids.get(rank));
+    if (tid >= l.tid_limit) throw std::runtime_error("the trace log is inconsistent (a transition id is out of range)");
+    out.push_back({elias_fano::value(position, rank, l.low_bits, l.low.get(rank)), tid});
+    return true;
+  });
   if (out.size() != l.count) throw std::runtime_error("the trace log is inconsistent (a record is missing)");
   return out;
 }

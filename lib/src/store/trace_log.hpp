@@ -22,6 +22,8 @@
 #include <string>
 #include <vector>
 
+#include "store/elias_fano.hpp"
+
 namespace statecheck::detail {
 
 /// Fixed-width unsigned fields packed into 64-bit words.
@@ -115,7 +117,7 @@ class TraceLog {
       const Step step = step_of(rank);
       l.tids.set(rank, step.tid);
       l.low.set(rank, step.parent_rank & low_mask);
-      const std::uint64_t bit = (step.parent_rank >> l.low_bits) + rank;
+      const std::uint64_t bit = elias_fano::high_bit(step.parent_rank, rank, l.low_bits);
       if (bit / 64 != word_index) {
         put_word();
         word_index = bit / 64;
