@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -73,18 +74,25 @@ const Labels late_exchange = {"RMDelete(c=C1, dn=d1)",    "Heartbeat(dn=d1)",   
                               "+2 min",                   "Disconnect(dn=d1)",        "DnRunDelete(dn=d1, id=1)",
                               "+10 min",                  "ExpireDelete(c=C1, dn=d1)", "Reconnect(dn=d1)"};
 
+/// A timed resend counterexample: NoUntrackedDelete in 16, `distinct` states
+/// (orbits) and `generated`, the late exchange's 9 steps and then `tail`.
+void require_resend_trace(const statecheck::CheckResult& r, std::uint64_t distinct, std::uint64_t generated,
+                          const Labels& tail) {
+  require_violation(r, "NoUntrackedDelete", 16);
+  REQUIRE(r.stats.distinct == distinct);
+  REQUIRE(r.stats.generated == generated);
+  REQUIRE(test::labels(r.violation->trace) == concat(late_exchange, tail));
+}
+
 }  // namespace
 
 TEST_CASE("timed, as-is, push and pull: the late report's heartbeat fetches DEL#2, NoUntrackedDelete fails in 16",
           "[stale-delete][timed]") {
   const auto r = run(sd::make_spec(timed(sd::Variant::as_is)));
-  require_violation(r, "NoUntrackedDelete", 16);
-  REQUIRE(r.stats.distinct == 11792);
-  REQUIRE(r.stats.generated == 81098);
+  require_resend_trace(r, 11792, 81098,
+                       {"BalancerMove(c=C1, src=d2, tgt=d1)", "Heartbeat(dn=d2)", "DnDispatch(dn=d1)",
+                        "DnDispatch(dn=d2)", "+1 min", "DnImport(c=C1, dn=d1)", "DnRunDelete(dn=d1, id=2)"});
   REQUIRE(r.stats.depth == 17);
-  REQUIRE(test::labels(r.violation->trace) ==
-          concat(late_exchange, {"BalancerMove(c=C1, src=d2, tgt=d1)", "Heartbeat(dn=d2)", "DnDispatch(dn=d1)",
-                                 "DnDispatch(dn=d2)", "+1 min", "DnImport(c=C1, dn=d1)", "DnRunDelete(dn=d1, id=2)"}));
   const auto& trace = r.violation->trace;
   // After the exchange: the op is completed, DEL#2 is on d1's own queue.
   REQUIRE(field(trace[9], "c[0].pend_del") == "{}");
@@ -94,12 +102,9 @@ TEST_CASE("timed, as-is, push and pull: the late report's heartbeat fetches DEL#
   REQUIRE(field(trace[12], "dn.d1.del_q") == "{{id: 2, c: C1, term: 0, expired: false, present: false}}");
 
   const auto p = run(sd::make_spec(timed(sd::Variant::as_is, sd::Replication::pull)));
-  require_violation(p, "NoUntrackedDelete", 16);
-  REQUIRE(p.stats.distinct == 11666);
-  REQUIRE(p.stats.generated == 80475);
-  REQUIRE(test::labels(p.violation->trace) ==
-          concat(late_exchange, {"BalancerMove(c=C1, src=d2, tgt=d1)", "Heartbeat(dn=d1)", "DnDispatch(dn=d1)",
-                                 "DnDispatch(dn=d1)", "+1 min", "DnImport(c=C1, dn=d1)", "DnRunDelete(dn=d1, id=2)"}));
+  require_resend_trace(p, 11666, 80475,
+                       {"BalancerMove(c=C1, src=d2, tgt=d1)", "Heartbeat(dn=d1)", "DnDispatch(dn=d1)",
+                        "DnDispatch(dn=d1)", "+1 min", "DnImport(c=C1, dn=d1)", "DnRunDelete(dn=d1, id=2)"});
 
   const auto m = run(sd::make_spec(timed(sd::Variant::as_is)), opts("MoveCompletedImpliesReplicated"));
   require_violation(m, "MoveCompletedImpliesReplicated", 21);
@@ -129,12 +134,9 @@ TEST_CASE("timed, patched, push: fails once the dispatcher may stall as long as 
   auto c = timed(sd::Variant::patched);
   c.dispatch_stall = 1min;
   const auto r = run(sd::make_spec(c));
-  require_violation(r, "NoUntrackedDelete", 16);
-  REQUIRE(r.stats.distinct == 12355);
-  REQUIRE(r.stats.generated == 83033);
-  REQUIRE(test::labels(r.violation->trace) ==
-          concat(late_exchange, {"BalancerMove(c=C1, src=d2, tgt=d1)", "Heartbeat(dn=d2)", "DnDispatch(dn=d2)",
-                                 "+1 min", "DnImport(c=C1, dn=d1)", "DnDispatch(dn=d1)", "DnRunDelete(dn=d1, id=2)"}));
+  require_resend_trace(r, 12355, 83033,
+                       {"BalancerMove(c=C1, src=d2, tgt=d1)", "Heartbeat(dn=d2)", "DnDispatch(dn=d2)",
+                        "+1 min", "DnImport(c=C1, dn=d1)", "DnDispatch(dn=d1)", "DnRunDelete(dn=d1, id=2)"});
   const auto& trace = r.violation->trace;
   REQUIRE(field(trace[14], "dn.d1.inbox[0].id") == "2");  // DEL#2 still undispatched when the import lands
   REQUIRE(field(trace[14], "dn.d1.stall") == "1 min");
