@@ -17,7 +17,8 @@
 #include <stdexcept>
 
 #include "search/exchange.hpp"
-#include "search/search_state.hpp"
+#include "search/checkpoints.hpp"
+#include "search/distribution.hpp"
 #include "store/checkpoint.hpp"
 #include "store/file_io.hpp"
 
@@ -69,47 +70,53 @@ std::uint64_t fresh_run_id() {
 
 }  // namespace
 
-void SearchState::place_checkpoints() {
-  const int k = net ? net->size() : 1;
-  if (!options.checkpoint.resume.empty()) {
-    const int written_by = checkpoint_processes(options.checkpoint.resume);
+Checkpoints::Checkpoints(LevelData& data, Distribution* dist, const MemoryPlan& memory, CheckResult& result,
+                         Findings::Goals& goals, RunClock& clock)
+    : d_(data), dist_(dist), memory_(memory), result_(result), goals_(goals), clock_(clock) {
+  place();
+}
+
+void Checkpoints::place() {
+  const int k = dist_ ? dist_->size() : 1;
+  if (!d_.options.checkpoint.resume.empty()) {
+    const int written_by = checkpoint_processes(d_.options.checkpoint.resume);
     if (written_by != 0 && written_by != k)
-      throw config_error("checkpoint " + options.checkpoint.resume + " was written by " + std::to_string(written_by) +
+      throw config_error("checkpoint " + d_.options.checkpoint.resume + " was written by " + std::to_string(written_by) +
                          " processes (each holds the states its fingerprints give it); resume it with mpirun -np " +
                          std::to_string(written_by));
-    if (net && written_by == 0 && std::filesystem::exists(checkpoint_path(options.checkpoint.resume)))
-      throw config_error("checkpoint " + options.checkpoint.resume +
+    if (dist_ && written_by == 0 && std::filesystem::exists(checkpoint_path(d_.options.checkpoint.resume)))
+      throw config_error("checkpoint " + d_.options.checkpoint.resume +
                          " was written by one process; resume it as one process, without mpirun");
   }
-  if (!net) return;
-  checkpoint_root = options.checkpoint.dir;
-  resume_root = options.checkpoint.resume;
+  if (!dist_) return;
+  checkpoint_root_ = d_.options.checkpoint.dir;
+  resume_root_ = d_.options.checkpoint.resume;
   // Every process takes this branch (--resume is agreed on): a resumed run keeps its checkpoint's id (load_ranks).
-  if (options.checkpoint.resume.empty()) checkpoint_run = net->one_sum(net->rank() == 0 ? fresh_run_id() : 0);
+  if (d_.options.checkpoint.resume.empty()) run_ = dist_->net().one_sum(dist_->rank() == 0 ? fresh_run_id() : 0);
   // DIR itself, as one process makes it (its parent must exist): each process writes in its own
   // directory inside. A failure shows when the first checkpoint is written, as for one process.
   std::error_code ec;
-  if (!checkpoint_root.empty()) std::filesystem::create_directory(checkpoint_root, ec);
-  if (!checkpoint_root.empty() && options.checkpoint.resume.empty() && net->rank() == 0)
-    remove_other_counts(checkpoint_root, k);
-  const std::string mine = process_dir(net->rank(), k);
-  if (!options.checkpoint.dir.empty()) options.checkpoint.dir += "/" + mine;
-  if (!options.checkpoint.resume.empty()) options.checkpoint.resume += "/" + mine;
+  if (!checkpoint_root_.empty()) std::filesystem::create_directory(checkpoint_root_, ec);
+  if (!checkpoint_root_.empty() && d_.options.checkpoint.resume.empty() && dist_->rank() == 0)
+    remove_other_counts(checkpoint_root_, k);
+  const std::string mine = process_dir(dist_->rank(), k);
+  if (!d_.options.checkpoint.dir.empty()) d_.options.checkpoint.dir += "/" + mine;
+  if (!d_.options.checkpoint.resume.empty()) d_.options.checkpoint.resume += "/" + mine;
 }
 
-void SearchState::write_ranks() const {
-  std::vector<std::uint64_t> words{ranks_magic, static_cast<std::uint64_t>(net->size()),
-                                   static_cast<std::uint64_t>(net->rank()), checkpoint_run, global_frontier_count,
-                                   past_ranks.size()};
+void Distribution::write_ranks(const std::string& dir, std::uint64_t run) const {
+  std::vector<std::uint64_t> words{ranks_magic, static_cast<std::uint64_t>(size()),
+                                   static_cast<std::uint64_t>(rank()), run, global_frontier_count_,
+                                   past_ranks_.size()};
   auto add_level = [&](const std::vector<std::uint64_t>& ranks, std::uint64_t universe) {
     words.push_back(universe);
     words.push_back(ranks.size());
     words.insert(words.end(), ranks.begin(), ranks.end());
   };
-  for (const RankSet& r : past_ranks) add_level(r.values(), r.universe());
-  add_level(frontier_ranks, global_frontier_count);
+  for (const RankSet& r : past_ranks_) add_level(r.values(), r.universe());
+  add_level(frontier_ranks_, global_frontier_count_);
   words.push_back(XXH3_64bits(words.data(), words.size() * sizeof(std::uint64_t)));
-  const std::string path = ranks_path(options.checkpoint.dir);
+  const std::string path = ranks_path(dir);
   std::string temp;
   std::FILE* out = create_checkpoint_temporary(path, temp);  // unique: another run may write into DIR too
   const std::size_t n = words.size();
@@ -121,8 +128,8 @@ void SearchState::write_ranks() const {
   }
 }
 
-std::vector<std::uint64_t> SearchState::load_ranks() {
-  const std::string path = ranks_path(options.checkpoint.resume);
+std::vector<std::uint64_t> Distribution::load_ranks(const std::string& dir, std::uint64_t& run) {
+  const std::string path = ranks_path(dir);
   const auto damaged = [&](const std::string& why) {
     return config_error("checkpoint " + path + " " + why + "; it cannot be resumed");
   };
@@ -136,10 +143,10 @@ std::vector<std::uint64_t> SearchState::load_ranks() {
   if (words.size() < 7 || words[0] != ranks_magic ||
       XXH3_64bits(words.data(), (words.size() - 1) * sizeof(std::uint64_t)) != words.back())
     throw damaged("is truncated or corrupt");
-  if (words[1] != static_cast<std::uint64_t>(net->size()) || words[2] != static_cast<std::uint64_t>(net->rank()))
+  if (words[1] != static_cast<std::uint64_t>(size()) || words[2] != static_cast<std::uint64_t>(rank()))
     throw damaged("belongs to another process");
-  checkpoint_run = words[3];
-  global_frontier_count = words[4];
+  run = words[3];
+  global_frontier_count_ = words[4];
   std::size_t at = 6;
   auto read_level_ranks = [&](std::uint64_t& universe) {
     if (at + 2 > words.size() - 1 || words[at + 1] > words.size() - 1 - (at + 2)) throw damaged("is truncated or corrupt");
@@ -151,38 +158,38 @@ std::vector<std::uint64_t> SearchState::load_ranks() {
     return ranks;
   };
   std::vector<std::uint64_t> totals;  // every level's size over all processes
-  past_ranks.clear();
+  past_ranks_.clear();
   for (std::uint64_t l = 0; l < words[5]; ++l) {
     const std::vector<std::uint64_t> ranks = read_level_ranks(totals.emplace_back());
-    past_ranks.emplace_back(ranks, totals.back());
+    past_ranks_.emplace_back(ranks, totals.back());
   }
-  frontier_ranks = read_level_ranks(totals.emplace_back());
-  if (totals.back() != global_frontier_count || at != words.size() - 1) throw damaged("is truncated or corrupt");
+  frontier_ranks_ = read_level_ranks(totals.emplace_back());
+  if (totals.back() != global_frontier_count_ || at != words.size() - 1) throw damaged("is truncated or corrupt");
   return totals;
 }
 
-void SearchState::check_ranks() const {
-  if (frontier_ranks.size() != frontier_count || past_ranks.size() + 1 != level)
-    throw config_error("checkpoint " + ranks_path(options.checkpoint.resume) +
+void Distribution::check_ranks(const std::string& dir) const {
+  if (frontier_ranks_.size() != d_.frontier_count || past_ranks_.size() + 1 != d_.level)
+    throw config_error("checkpoint " + ranks_path(dir) +
                        " does not match its checkpoint.sckp; it cannot be resumed");
 }
 
-void SearchState::restore_parts() {
+void Checkpoints::restore() {
   // Each process restores its own part: a refusal on one is the refusal of all (exit 2).
-  agree_on_config_error(net.get(), [&] { restore_checkpoint(); });
-  if (net) agree_on_checkpoint();
+  agree_on_config_error(dist_ ? &dist_->net() : nullptr, [&] { restore_checkpoint(); });
+  if (dist_) agree_on_checkpoint();
 }
 
-void SearchState::agree_on_checkpoint() {
+void Checkpoints::agree_on_checkpoint() {
   std::vector<std::uint64_t> counts;
-  const std::vector<std::uint64_t> all = net->all_gather({level, checkpoint_run}, counts);  // (level, run) by process
+  const std::vector<std::uint64_t> all = dist_->net().all_gather({d_.level, run_}, counts);  // (level, run) by process
   std::size_t p = 1;
   while (p < counts.size() && all[2 * p] == all[0] && all[2 * p + 1] == all[1]) ++p;
   if (p == counts.size()) return;
   const std::string which = "process " + std::to_string(p) + "'s part was saved ";
   const std::string how = all[2 * p] != all[0] ? which + "at level " + std::to_string(all[2 * p]) + ", process 0's at level " + std::to_string(all[0])
                                                : which + "by another run than process 0's (both at level " + std::to_string(all[0]) + ")";
-  throw config_error("checkpoint " + resume_root + " is not one checkpoint: " + how +
+  throw config_error("checkpoint " + resume_root_ + " is not one checkpoint: " + how +
                      "; resume from a directory every process saved together, or start afresh");
 }
 

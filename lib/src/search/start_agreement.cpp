@@ -7,7 +7,7 @@
 
 #include <cstring>
 
-#include "search/search_state.hpp"
+#include "search/distribution.hpp"
 
 namespace statecheck::detail {
 
@@ -58,31 +58,31 @@ std::string flags(const std::string& flag, const std::vector<std::string>& value
 
 }  // namespace
 
-std::vector<std::string> SearchState::started_with() const {
+std::vector<std::string> Distribution::started_with() const {
   std::vector<std::string> constants, invariants;
-  for (const auto& [name, value] : options.checkpoint.constants) constants.push_back(name + "=" + value);
-  for (std::size_t i = 0; i < ops.invariant_names.size(); ++i)
-    if ((invariant_mask >> i) & 1u) invariants.push_back(ops.invariant_names[i]);
-  if (invariants.size() == ops.invariant_names.size()) invariants.clear();  // every one: with or without --invariant
-  const std::string self_check = options.self_check_states == CheckOptions::self_check_all ? "all" : std::to_string(options.self_check_states);
-  const CheckpointOptions& c = options.checkpoint;
-  return {"spec " + ops.name,
+  for (const auto& [name, value] : d_.options.checkpoint.constants) constants.push_back(name + "=" + value);
+  for (std::size_t i = 0; i < d_.ops.invariant_names.size(); ++i)
+    if ((d_.invariant_mask >> i) & 1u) invariants.push_back(d_.ops.invariant_names[i]);
+  if (invariants.size() == d_.ops.invariant_names.size()) invariants.clear();  // every one: with or without --invariant
+  const std::string self_check = d_.options.self_check_states == CheckOptions::self_check_all ? "all" : std::to_string(d_.options.self_check_states);
+  const CheckpointOptions& c = d_.options.checkpoint;
+  return {"spec " + d_.ops.name,
           flags("--set", constants, "no constants"),
           flags("--invariant", invariants, "every invariant"),
-          options.check_deadlock ? "deadlock checked" : "--no-deadlock",
-          options.max_depth == 0 ? "no --max-depth" : "--max-depth " + std::to_string(options.max_depth),
-          options.exact ? "--exact" : "no --exact",
-          options.symmetry ? "symmetry" : "--no-symmetry",
+          d_.options.check_deadlock ? "deadlock checked" : "--no-deadlock",
+          d_.options.max_depth == 0 ? "no --max-depth" : "--max-depth " + std::to_string(d_.options.max_depth),
+          d_.options.exact ? "--exact" : "no --exact",
+          d_.options.symmetry ? "symmetry" : "--no-symmetry",
           "--self-check " + self_check,
           // Saved at the same boundaries: whether a save can be due matters, not when (the first process's clock decides).
           c.dir.empty() ? "no --checkpoint" : c.every_minutes > 0 ? "--checkpoint with --checkpoint-every" : "--checkpoint",
           c.resume.empty() ? "no --resume" : "--resume",
-          "stop after level " + std::to_string(options.stop_after_level),
+          "stop after level " + std::to_string(d_.options.stop_after_level),
           binary_identity()};
 }
 
-void SearchState::agree_with_processes() {
-  const std::string line = agree_on_start(*net, {started_with(), false, ""});
+void Distribution::agree_with_processes() {
+  const std::string line = agree_on_start(*net_, {started_with(), false, ""});
   if (!line.empty()) throw config_error(line);
 }
 

@@ -9,7 +9,7 @@
 // size, block by block in rank order. A level can also be appended to a file
 // a window at a time before its size is known (the next level, streamed while
 // it is made; search/level_writer.hpp). Only bytes, no search logic:
-// the search decides when a level goes to disk (search_state.cpp).
+// the search decides when a level goes to disk (search/memory_plan.hpp).
 //
 // Each committed block is one record: a 24-byte header (stored bytes, states,
 // XXH3-64 of the stored bytes) and the states, as a zstd frame

@@ -12,7 +12,7 @@
 //   least min_hash_bits), or, in exact mode, when their encodings are equal
 //   (the caller's comparison). So within a level two states are compared on at
 //   least 72 hash bits, as many as the visited set stores; the search adds
-//   these pairs to its omission bound (search_result.cpp).
+//   these pairs to its omission bound (search/level_keys.cpp).
 // * A slot is 16 bytes: the lo hash and one word, key << hash bits | hash bits.
 //   Every inserter of a state has the same hash bits, so an atomic min of the
 //   word is a min of the key. Where the state's bytes live is not in the slot:
