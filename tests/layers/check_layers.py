@@ -8,6 +8,7 @@ The library's folders are layers, lowest first (docs/design.md, "Folders"):
                              layer: the public headers and their detail include each other)
   src/model                  the type-erased model: registry, model view, labels, replay, self-checks
   src/store                  visited and exact sets, trace log, frontier and checkpoint files
+  src/liveness               the reachable graph with fairness instances, fair cycles, lassos
   src/search                 the breadth-first search and its parts
   src/report                 text, JSON, HTML, DOT, coverage
   src/tools                  replay, simulate, emitted tests
@@ -27,6 +28,7 @@ LAYERS = [
     "include/statecheck",
     "src/model",
     "src/store",
+    "src/liveness",
     "src/search",
     "src/report",
     "src/tools",
