@@ -44,10 +44,7 @@ class Refiner {
   }
 
   FairComponents run(const std::vector<std::uint8_t>& region) {
-    std::vector<StateId> members;
-    for (StateId v = 0; v < graph_.state_count(); ++v)
-      if (region[v]) members.push_back(v);
-    split(members);
+    split(members_of(region));
     while (!work_.empty()) {
       std::vector<StateId> component = std::move(work_.back());
       work_.pop_back();
@@ -62,9 +59,26 @@ class Refiner {
     std::uint64_t next;  // index into the graph's flat edge array
   };
 
+  std::vector<StateId> members_of(const std::vector<std::uint8_t>& region) const {
+    std::vector<StateId> members;
+    for (StateId v = 0; v < graph_.state_count(); ++v)
+      if (region[v]) members.push_back(v);
+    return members;
+  }
+
+  /// A scope id no state or instance holds: after 2^32 - 1 of them the
+  /// stamps start again from zero (s strong instances may take (s + 1) n).
+  std::uint32_t next_id() {
+    if (scope_id_ == 0xFFFFFFFFu) {
+      for (auto* stamps : {&scope_, &taken_, &seen_, &bad_}) std::fill(stamps->begin(), stamps->end(), 0);
+      scope_id_ = 0;
+    }
+    return ++scope_id_;
+  }
+
   /// Tarjan over `members` (a new scope): each nontrivial SCC goes to work_.
   void split(const std::vector<StateId>& members) {
-    const std::uint32_t id = ++scope_id_;
+    const std::uint32_t id = next_id();
     for (StateId v : members) scope_[v] = id, index_[v] = unvisited;
     counter_ = 0;
     for (StateId root : members)
@@ -129,7 +143,7 @@ class Refiner {
 
   void examine(const std::vector<StateId>& component) {
     ++stats_.components;
-    const std::uint32_t id = ++scope_id_;
+    const std::uint32_t id = next_id();
     for (StateId v : component) scope_[v] = id;
     const std::vector<Instance> enabled = count(component, id);
     bool split_needed = false;

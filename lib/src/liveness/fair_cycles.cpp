@@ -123,6 +123,27 @@ class Prefixes {
   std::deque<std::uint64_t> queue_;
 };
 
+/// Where a violating end may begin: a fair stutter or a fair component.
+struct End {
+  StateId state = 0;
+  bool stutter = false;
+};
+
+/// The nearest end, the lowest state first among equally near ones; at one
+/// state a stutter (a cycle of length 0) comes before a cycle.
+std::optional<End> nearest_end(const StateGraph& graph, const Prefixes& prefixes, const FairnessTable& table,
+                               const FairComponents& components) {
+  std::optional<End> best;
+  for (StateId v = 0; v < graph.state_count(); ++v) {
+    if (!prefixes.in_region(v)) continue;
+    const bool stutters_fairly = !table.any_enabled(graph, v);
+    if (!stutters_fairly && components.of[v] == FairComponents::none) continue;
+    if (best && prefixes.distance(v) >= prefixes.distance(best->state)) continue;
+    best = End{v, stutters_fairly};
+  }
+  return best;
+}
+
 }  // namespace
 
 std::optional<Lasso> find_violation(const StateGraph& graph, const Property& property,
@@ -138,27 +159,18 @@ std::optional<Lasso> find_violation(const StateGraph& graph, const Property& pro
   counts.region_states = static_cast<std::uint64_t>(std::count(region.begin(), region.end(), 1));
   const FairnessTable table(graph, fairness);
   const FairComponents components = fair_components(graph, region, table, counts);
-  // The nearest end, lowest state first; at one state a stutter is shorter.
-  StateId best = 0;
-  bool found = false;
-  bool stutter = false;
-  for (StateId v = 0; v < graph.state_count(); ++v) {
-    if (!region[v]) continue;
-    const bool stutters_fairly = !table.any_enabled(graph, v);
-    if (!stutters_fairly && components.of[v] == FairComponents::none) continue;
-    if (found && prefixes.distance(v) >= prefixes.distance(best)) continue;
-    best = v, found = true, stutter = stutters_fairly;
-  }
-  if (!found) return std::nullopt;
+  region = {};
+  const std::optional<End> end = nearest_end(graph, prefixes, table, components);
+  if (!end) return std::nullopt;
   Lasso lasso;
   std::size_t trigger = 0;
-  lasso.steps = prefixes.path_to(best, trigger);
+  lasso.steps = prefixes.path_to(end->state, trigger);
   lasso.loop = lasso.steps.size() - 1;
   lasso.trigger = property.kind == Property::Kind::LeadsTo ? trigger : 0;
-  lasso.stutters = stutter;
-  if (stutter) return lasso;
-  std::vector<Lasso::Step> cycle = fair_cycle(graph, table, components, best);
-  lasso.steps.pop_back();
+  lasso.stutters = end->stutter;
+  if (end->stutter) return lasso;
+  const std::vector<Lasso::Step> cycle = fair_cycle(graph, table, components, end->state);
+  lasso.steps.pop_back();  // the cycle starts with the end state again
   lasso.steps.insert(lasso.steps.end(), cycle.begin(), cycle.end());
   return lasso;
 }

@@ -86,8 +86,10 @@ struct CheckStats {
 /// built by breadth-first segments through the states and edges its
 /// fairness needs, so it is short but not guaranteed minimal. Deterministic.
 /// Time O((s + 1) (n + m)) for s strong instances, plus O(r (n + m)) for the
-/// cycle's r required points; memory O(n) besides the graph (about 40 bytes
-/// a state). Throws std::invalid_argument on a bad predicate or instance.
+/// cycle's r required points. Memory O(n) besides the graph: about 50 bytes
+/// a state at the peak (the SCC pass beside the prefixes), up to 16 more
+/// where the SCC search is as deep as the graph (a ring). Throws
+/// std::invalid_argument on a bad predicate or instance.
 std::optional<Lasso> find_violation(const StateGraph& graph, const Property& property,
                                     std::span<const Fairness> fairness, CheckStats* stats = nullptr);
 
