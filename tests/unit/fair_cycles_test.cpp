@@ -78,6 +78,15 @@ TEST_CASE("a deadlock ends in a stutter, which is fair: nothing is enabled there
   REQUIRE((lasso->stutters && lasso->loop == 1));
 }
 
+TEST_CASE("equally near ends: the lowest state wins, and a stutter before a cycle at one state") {
+  // Both deadlocks are one step away; the edge to 2 comes first, state 1 wins.
+  const auto lowest = check(build({1, 1, {0, 0, 0}, {{0, 2, 0}, {0, 1, 0}}, {}}), Property::eventually(0), {weak(0)});
+  REQUIRE((lowest && lowest->steps == std::vector<Step>{{0, 0}, {1, none}} && lowest->stutters));
+  // 0 <-> 1 is a fair cycle, and 0 may also stutter: the stutter is shorter.
+  const auto stutter = check(build({1, 1, {0, 0}, {{0, 1, none}, {1, 0, none}}, {}}), Property::eventually(0), {});
+  REQUIRE((stutter && stutter->steps == std::vector<Step>{{0, none}} && stutter->stutters));
+}
+
 TEST_CASE("weak and strong fairness differ where the instance is enabled on part of the cycle") {
   const StateGraph g = build(sometimes_enabled());
   const auto under_weak = check(g, Property::eventually(0), {weak(0), weak(1)});
