@@ -11,7 +11,11 @@
 #pragma once
 
 #include <array>
-#include <boost/hana.hpp>
+#include <boost/hana/at_key.hpp>
+#include <boost/hana/concept/struct.hpp>
+#include <boost/hana/define_struct.hpp>
+#include <boost/hana/for_each.hpp>
+#include <boost/hana/keys.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>

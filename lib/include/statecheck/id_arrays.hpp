@@ -13,7 +13,12 @@
 #pragma once
 
 #include <array>
-#include <boost/hana.hpp>
+#include <boost/hana/at_key.hpp>
+#include <boost/hana/concept/struct.hpp>
+#include <boost/hana/core/to.hpp>
+#include <boost/hana/for_each.hpp>
+#include <boost/hana/keys.hpp>
+#include <boost/hana/string.hpp>
 #include <string>
 #include <type_traits>
 #include <vector>

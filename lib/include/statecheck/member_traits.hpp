@@ -15,7 +15,15 @@
 #include <algorithm>
 #include <array>
 #include <bitset>
-#include <boost/hana.hpp>
+#include <boost/hana/accessors.hpp>
+#include <boost/hana/concept/struct.hpp>
+#include <boost/hana/core/to.hpp>
+#include <boost/hana/first.hpp>
+#include <boost/hana/for_each.hpp>
+#include <boost/hana/members.hpp>
+#include <boost/hana/second.hpp>
+#include <boost/hana/string.hpp>
+#include <boost/hana/tuple.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>

@@ -23,7 +23,7 @@
 
 #include <algorithm>
 #include <array>
-#include <boost/hana.hpp>
+#include <boost/hana/concept/struct.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>

@@ -21,7 +21,12 @@
 #pragma once
 
 #include <array>
-#include <boost/hana.hpp>
+#include <boost/hana/at_key.hpp>
+#include <boost/hana/concept/struct.hpp>
+#include <boost/hana/for_each.hpp>
+#include <boost/hana/keys.hpp>
+#include <boost/hana/members.hpp>
+#include <boost/hana/tuple.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>

@@ -22,7 +22,9 @@
 #include <algorithm>
 #include <array>
 #include <bitset>
-#include <boost/hana.hpp>
+#include <boost/hana/concept/struct.hpp>
+#include <boost/hana/for_each.hpp>
+#include <boost/hana/members.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
