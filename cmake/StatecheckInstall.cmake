@@ -59,6 +59,7 @@ set(STATECHECK_DETAIL_HEADERS  # what the public headers include
   detail/utf8.hpp
   detail/transitions.hpp
   detail/visited_set.hpp
+  detail/record_buffer.hpp
   detail/worker.hpp
 )
 # A header added to lib/include but not to the lists above would be missing

@@ -31,7 +31,8 @@ LevelData::LevelData(const ModelOps& model_ops, const CheckOptions& opts, Memory
   frontier_stride = ops.state_size;
   tid_bits = static_cast<unsigned>(std::bit_width(std::max<std::uint32_t>(ops.transitions, 2) - 1));
   log.set_workdir(options.workdir);
-  ctx = {nullptr, nullptr, table.get(), layout, tid_bits};  // the set comes below, once the overhead is known
+  record_blocks = std::make_unique<RecordBlocks>(layout.found_stride());
+  ctx = {nullptr, nullptr, table.get(), layout, tid_bits, record_blocks.get()};  // the set comes below, once the overhead is known
   // Successors staged per flush: a state's whole fan-out when small, else
   // what fits in staging_bytes (the staging area flushes when full).
   constexpr std::size_t staging_bytes = std::size_t{256} << 10;
@@ -76,6 +77,18 @@ std::vector<std::uint64_t> LevelData::enabled_so_far() const {
   for (const auto& w : workers)
     for (std::size_t t = 0; t < w->enabled.size(); ++t) enabled[t] += w->enabled[t];
   return enabled;
+}
+
+std::uint64_t LevelData::found_records() const {
+  std::uint64_t n = 0;
+  for (const auto& w : workers) n += w->found.size();
+  return n;
+}
+
+void LevelData::drop_found() {
+  const std::uint64_t records = found_records();
+  for (auto& w : workers) w->found.clear();
+  record_blocks->settle(records);
 }
 
 std::size_t LevelData::set_bytes(std::uint64_t more) const {

@@ -47,6 +47,12 @@ struct LevelData {
   std::size_t set_bytes(std::uint64_t more = 0) const;
   /// New states of the level being made: in the table, or streamed already.
   std::uint64_t level_found() const { return table->size() + streamed; }
+  /// The records the workers hold together, and what they and the spare
+  /// blocks take at most (the same for every run of one command).
+  std::uint64_t found_records() const;
+  std::size_t found_bytes() const { return record_blocks->bytes_bound(found_records(), workers.size()); }
+  /// The workers' records are dropped (the level is stored or streamed).
+  void drop_found();
 
   const ModelOps& ops;
   CheckOptions options;  // as the run uses them: --memory resolved, per-process checkpoint paths
@@ -59,6 +65,7 @@ struct LevelData {
   std::unique_ptr<VisitedSet> visited;  // fingerprint mode
   std::unique_ptr<ExactSet> exact;      // --exact
   std::unique_ptr<LevelTable> table = std::make_unique<LevelTable>();  // replaced, smaller, by LevelWriter::shed_level_memory
+  std::unique_ptr<RecordBlocks> record_blocks;  // before the workers, whose buffers take from it
   LevelContext ctx;
   std::vector<std::unique_ptr<Worker>> workers;
   std::vector<Worker*> peers;

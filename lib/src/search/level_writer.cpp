@@ -264,7 +264,7 @@ bool LevelWriter::flush_stream() {
   }
   d_.streamed += k;
   d_.table->clear();
-  for (auto& w : d_.workers) w->found.clear();
+  d_.drop_found();
   if (!shed_) shed_level_memory();  // what the level found before it streamed, and earlier levels, are on disk now
   return true;
 }
@@ -274,7 +274,8 @@ void LevelWriter::shed_level_memory() {
   d_.table = std::make_unique<LevelTable>(d_.exact != nullptr);
   d_.table->set_key_bits(d_.level_key_bits);
   d_.ctx.table = d_.table.get();  // the workers read it through ctx, between batches only
-  for (auto& w : d_.workers) w->found = RecordBuffer(d_.layout.found_stride());
+  d_.drop_found();  // empty already: the blocks come back to be freed
+  d_.record_blocks->free_all();
 #if defined(__GLIBC__)
   // The records' 1 MiB blocks came from the heap (glibc serves them there once
   // one was freed): handing them back keeps the resident memory what --memory counts.

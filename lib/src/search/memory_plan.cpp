@@ -15,7 +15,7 @@ MemoryUse MemoryPlan::memory_use() const {
   use.log = d_.log.bytes();
   use.log_can_spill = d_.log.can_spill();
   use.rest = d_.table->resident_bytes() + d_.frontier.ram_bytes() + d_.next_level.ram_bytes() + d_.streamed_keys.ram_bytes();
-  for (const auto& w : d_.workers) use.rest += w->found.bytes();
+  use.rest += d_.found_bytes();
   use.rest += (dist_ != nullptr ? dist_->rank_bytes() : 0);  // 0 for one process
   use.rest += d_.log.shape_bytes();  // stays in RAM when the log spills: a deep, narrow spec has a level a state
   return use;

@@ -230,7 +230,7 @@ class Search {
     result_.stats.level_sizes.push_back(n);
     forecast_.level_done(n, clock_.elapsed(), memory_.memory_use().total());
     d_.table->clear();
-    for (auto& w : d_.workers) w->found.clear();
+    d_.drop_found();
     progress_.publish(d_.level, result_.stats.distinct, d_.generated_so_far(), n, d_.table_load());
   }
 

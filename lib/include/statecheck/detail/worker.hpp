@@ -21,46 +21,10 @@
 #include "statecheck/detail/exact_set.hpp"
 #include "statecheck/detail/hash.hpp"
 #include "statecheck/detail/level_table.hpp"
+#include "statecheck/detail/record_buffer.hpp"
 #include "statecheck/detail/visited_set.hpp"
 
 namespace statecheck::detail {
-
-/// Fixed-stride records in blocks that never move (other workers may read them).
-/// A block holds up to 2^14 records and about block_bytes: a 64 KiB state must
-/// not cost a 1 GiB block for the few states a level finds.
-class RecordBuffer {
- public:
-  static constexpr std::size_t block_bytes = std::size_t{1} << 20;
-  explicit RecordBuffer(std::size_t stride) : stride_(stride), shift_(block_shift(stride)) { blocks_.reserve(1u << 18); }
-
-  std::byte* at(std::uint32_t i) const {
-    return blocks_[i >> shift_].get() + (i & ((std::uint32_t{1} << shift_) - 1)) * stride_;
-  }
-  /// The slot the next push would fill (allocating a block when needed; not
-  /// zeroed, so only what is written counts in the process's memory).
-  std::byte* next() {
-    if (size_ == blocks_.size() << shift_)
-      blocks_.push_back(std::unique_ptr<std::byte[]>(new std::byte[(std::size_t{1} << shift_) * stride_]));
-    return at(size_);
-  }
-  void commit() { ++size_; }
-  std::uint32_t size() const { return size_; }
-  void clear() { size_ = 0; }
-  std::size_t bytes() const { return (blocks_.size() << shift_) * stride_; }
-
- private:
-  /// log2 of the records a block holds: 2^14, fewer for big records.
-  static unsigned block_shift(std::size_t stride) {
-    unsigned shift = 14;
-    while (shift > 0 && (std::size_t{1} << shift) * stride > block_bytes) --shift;
-    return shift;
-  }
-
-  std::size_t stride_;
-  unsigned shift_;
-  std::vector<std::unique_ptr<std::byte[]>> blocks_;
-  std::uint32_t size_ = 0;
-};
 
 /// Layout of one state record: the state, then its encoding unless the raw
 /// bytes are canonical.
@@ -85,6 +49,7 @@ struct LevelContext {
   LevelTable* table = nullptr;
   RecordLayout layout;
   unsigned tid_bits = 1;
+  RecordBlocks* blocks = nullptr;  // the found records' blocks, shared out to the workers
 };
 
 // On cache-line pairs of its own (its size rounds up to the alignment): the
@@ -97,7 +62,7 @@ class alignas(128) Worker {
   static constexpr std::uint64_t none = ~std::uint64_t{0};
 
   Worker(std::uint32_t id, const LevelContext& ctx, std::size_t transitions, std::size_t staging)
-      : id_(id), ctx_(&ctx), found(ctx.layout.found_stride()), enabled(transitions, 0),
+      : id_(id), ctx_(&ctx), found(*ctx.blocks), enabled(transitions, 0),
         staging_(window(staging, ctx.layout.stride) * ctx.layout.stride), hashes_(window(staging, ctx.layout.stride)),
         keys_(hashes_.size()), unseen_(hashes_.size()), parent_encoding_(ctx.layout.encoding_size) {}
 
